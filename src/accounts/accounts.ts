@@ -1,0 +1,85 @@
+/**
+ * The accounts side of a request, as the HTTP edge sees it: who is calling (key and team),
+ * what they may do (team standing), what they are billed (usage ledger), what is recorded
+ * (request log) and who is guessing keys (limiter). Each is an interface with a real
+ * (database, Redis) and an in-memory implementation.
+ */
+
+export const OPERATIONS = ["parse", "lookup", "lookup_by_id"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export interface ApiKeyIdentity {
+  keyId: string;
+  /** Readable start of the key, safe to show and log; the secret never is. */
+  keyPrefix: string;
+  teamId: string;
+}
+
+export interface TeamStanding {
+  teamId: string;
+  status: "active" | "paused";
+  /** Prepaid credit left, in micro-units. Requests are refused once it is zero or less. */
+  creditMicros: number;
+  /** Monthly spend cap in micro-units, or null for none. */
+  budgetMicros: number | null;
+  /** Spend of the current calendar month (UTC), in micro-units. */
+  monthSpendMicros: number;
+}
+
+export interface Authentication {
+  key: ApiKeyIdentity;
+  team: TeamStanding;
+}
+
+export interface AccountStore {
+  /**
+   * The key and its team's standing for a presented secret, or null when the key is unknown
+   * or revoked. Throws when keys cannot be checked (the edge answers 503 `unavailable`).
+   */
+  authenticate(secret: string): Promise<Authentication | null>;
+  close(): Promise<void>;
+}
+
+export interface UsageRecord {
+  requestId: string;
+  teamId: string;
+  keyId: string;
+  operation: Operation;
+  priceMicros: number;
+  at: Date;
+}
+
+export interface UsageLedger {
+  /** Resolves once the record is durable; rejects when it cannot be made durable. Idempotent per requestId. */
+  record(usage: UsageRecord): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RequestLogEntry {
+  requestId: string;
+  teamId: string;
+  keyId: string;
+  method: string;
+  path: string;
+  status: number;
+  errorCode: string | null;
+  latencyMs: number;
+  at: Date;
+}
+
+export interface RequestLog {
+  /** Queues one entry; never throws and never delays the answer. */
+  append(entry: RequestLogEntry): void;
+  close(): Promise<void>;
+}
+
+export interface KeyGuessLimiter {
+  /**
+   * Notes that `client` presented the unrecognized key with hash `keyHash`; resolves true when
+   * the client has now presented more different unrecognized keys this minute than allowed.
+   */
+  noteUnrecognized(client: string, keyHash: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type Prices = Record<Operation, number>;

@@ -1,0 +1,42 @@
+import { describeConfig } from "../config.js";
+import { serve } from "../main.js";
+
+/**
+ * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
+ * this file only dispatches.
+ */
+interface Command {
+  summary: string;
+  run(args: string[]): Promise<number | void>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    summary: "Run the HTTP API (what `npm start` does); configured by the environment.",
+    async run() {
+      await serve();
+    },
+  },
+};
+
+function usage(): string {
+  const commands = Object.entries(COMMANDS)
+    .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+    .join("\n");
+  return `Usage: situs <command> [options]\n\nCommands:\n${commands}\n\nEnvironment:\n${describeConfig()}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`situs: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  const code = await command.run(args);
+  return code ?? 0;
+}

@@ -1,0 +1,64 @@
+import Fastify, { LogController } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { Socket } from "node:net";
+import type { Services } from "../services.js";
+import { authenticationHook } from "./authenticate.js";
+import { errorHandler, notFoundHandler } from "./error-handler.js";
+import { meteringHook, requestLogHook } from "./metering.js";
+import "./request-context.js";
+import { registerLookupByIdRoutes } from "./routes/lookup-by-id.js";
+import { registerLookupRoutes } from "./routes/lookup.js";
+import { registerOpenApiRoute } from "./routes/openapi.js";
+import { registerParseRoutes } from "./routes/parse.js";
+
+export interface AppOptions {
+  logger: FastifyBaseLogger;
+  bodyLimit: number;
+  trustProxy: boolean;
+  https?: { cert: Buffer; key: Buffer };
+}
+
+/**
+ * The HTTP application: the API routes behind authentication, metering and request logging;
+ * the OpenAPI document; plain-text 404 for everything else. No CORS: the API is for servers.
+ */
+export function buildApp(services: Services, options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    exposeHeadRoutes: false,
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    clientErrorHandler: rejectMalformedHttp,
+    ...(options.https ? { https: options.https } : {}),
+  }) as unknown as FastifyInstance;
+
+  app.decorateRequest("situs", null);
+  // Bodies are read raw and decoded by the routes after authentication, whatever the Content-Type.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  app.setErrorHandler(errorHandler(options.bodyLimit));
+  app.setNotFoundHandler(notFoundHandler);
+
+  registerOpenApiRoute(app);
+  void app.register(async (api) => {
+    api.addHook("onRequest", authenticationHook(services));
+    api.addHook("onSend", meteringHook(services));
+    api.addHook("onResponse", requestLogHook(services));
+    registerParseRoutes(api, services);
+    registerLookupRoutes(api, services);
+    registerLookupByIdRoutes(api, services);
+  });
+  return app;
+}
+
+/** Requests Node's HTTP parser cannot read (unknown method, bad header) get a JSON 400, then the socket closes. */
+function rejectMalformedHttp(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({ error: "bad_request", message: "The HTTP request could not be read." });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  void error;
+}

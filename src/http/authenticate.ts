@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { bearerToken, hashApiKey } from "../accounts/api-keys.js";
+import { ApiError } from "../errors.js";
+import { newRequestId } from "../ids.js";
+import type { Services } from "../services.js";
+import { ServerTiming } from "../timing.js";
+import "./request-context.js";
+
+/**
+ * The first checks of every API request, in SPEC.md's order ("Order of checks"): the key
+ * (401, 429, 503 `unavailable`), then the team's standing (403 before 402). They run before the
+ * body is read, so a paused team gets 403 even for a malformed body.
+ */
+export function authenticationHook(services: Services) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const timing = new ServerTiming();
+    const header = request.headers.authorization;
+    const secret = bearerToken(header);
+    if (secret === null) {
+      // A header with something in it is a presented key, malformed or not: it counts as a guess.
+      if (header !== undefined && header.trim() !== "") await refuseUnrecognized(services, request, header);
+      throw new ApiError("invalid_api_key", "Send the header Authorization: Bearer <API key>.");
+    }
+
+    const auth = await checkKey(services, secret);
+    if (auth === null) await refuseUnrecognized(services, request, secret);
+    else {
+      const requestId = newRequestId();
+      request.situs = { requestId, key: auth.key, timing, errorCode: null };
+      reply.header("x-request-id", requestId);
+      const { team } = auth;
+      if (team.status === "paused") {
+        throw new ApiError("team_paused", "The service has paused this team's API access; contact support.");
+      }
+      if (team.creditMicros <= 0) {
+        throw new ApiError(
+          "insufficient_credit",
+          "The team's credit balance is used up; add credit in the portal.",
+        );
+      }
+      if (team.budgetMicros !== null && team.monthSpendMicros >= team.budgetMicros) {
+        throw new ApiError(
+          "budget_exceeded",
+          "The team has reached its monthly budget; raise it in the portal.",
+        );
+      }
+    }
+  };
+}
+
+async function checkKey(services: Services, secret: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("key check timed out")), services.keyCheckTimeoutMs);
+  });
+  try {
+    return await Promise.race([services.accounts.authenticate(secret), timeout]);
+  } catch {
+    throw new ApiError("unavailable", "The API key could not be checked; retry with backoff.");
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function refuseUnrecognized(
+  services: Services,
+  request: FastifyRequest,
+  presented: string,
+): Promise<never> {
+  let limited = false;
+  try {
+    limited = await services.keyGuesses.noteUnrecognized(request.ip, hashApiKey(presented));
+  } catch (error) {
+    // Failing open keeps valid callers served while the shared counter is down; the answer is still 401.
+    request.log.warn({ err: error }, "key-guess limiter unavailable");
+  }
+  if (limited) {
+    throw new ApiError(
+      "rate_limited",
+      "Too many different unrecognized API keys from this address; retry in a minute with a valid key.",
+    );
+  }
+  throw new ApiError("invalid_api_key", "The API key is unknown or revoked.");
+}

@@ -1,0 +1,62 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../errors.js";
+import type { Services } from "../services.js";
+import "./request-context.js";
+
+/**
+ * Billing and timing of answers, at the last moment before they leave (`onSend`): a 200 is
+ * billed once its usage record is durable; when it cannot be, the caller gets 503 `unavailable`
+ * instead of an unbilled 200 (DECISIONS.md "Accounts and billing"). Only 200s carry Server-Timing.
+ */
+export function meteringHook(services: Services) {
+  return async function meter(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ): Promise<unknown> {
+    const context = request.situs;
+    const operation = request.routeOptions.config.operation;
+    if (context === null || reply.statusCode !== 200 || operation === undefined) return payload;
+    try {
+      await services.usage.record({
+        requestId: context.requestId,
+        teamId: context.key.teamId,
+        keyId: context.key.keyId,
+        operation,
+        priceMicros: services.prices[operation],
+        at: new Date(),
+      });
+    } catch (error) {
+      request.log.error(
+        { err: error, requestId: context.requestId },
+        "usage record not durable; answer withheld",
+      );
+      const refusal = new ApiError("unavailable", "The request could not be recorded; retry with backoff.");
+      context.errorCode = refusal.code;
+      reply.code(refusal.status);
+      return JSON.stringify(refusal.toBody());
+    }
+    reply.header("server-timing", context.timing.header());
+    return payload;
+  };
+}
+
+/** One request-log entry for every request made with a valid key, refused ones included. */
+export function requestLogHook(services: Services) {
+  return async function logRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const context = request.situs;
+    if (context === null) return;
+    const queryAt = request.url.indexOf("?");
+    services.requestLog.append({
+      requestId: context.requestId,
+      teamId: context.key.teamId,
+      keyId: context.key.keyId,
+      method: request.method,
+      path: queryAt === -1 ? request.url : request.url.slice(0, queryAt),
+      status: reply.statusCode,
+      errorCode: context.errorCode,
+      latencyMs: context.timing.elapsedMs(),
+      at: new Date(),
+    });
+  };
+}

@@ -1,0 +1,22 @@
+import type { ApiKeyIdentity, Operation } from "../accounts/accounts.js";
+import type { ServerTiming } from "../timing.js";
+
+/** What the edge knows of a request made with a valid key. */
+export interface RequestContext {
+  requestId: string;
+  key: ApiKeyIdentity;
+  timing: ServerTiming;
+  /** The `error` code of the answer, once an error was sent. */
+  errorCode: string | null;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the authentication hook once the key is recognized; null before and otherwise. */
+    situs: RequestContext | null;
+  }
+  interface FastifyContextConfig {
+    /** The billed operation a route performs. */
+    operation?: Operation;
+  }
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { pino } from "pino";
+import type { FastifyInstance } from "fastify";
+import { buildServices } from "./composition.js";
+import { loadConfig } from "./config.js";
+import type { Config } from "./config.js";
+import { buildApp } from "./http/app.js";
+
+/** Starts the service on its configuration and stops it cleanly on SIGINT or SIGTERM. */
+export async function serve(config: Config = loadConfig()): Promise<FastifyInstance> {
+  const log = pino({ level: config.LOG_LEVEL });
+  const services = await buildServices(config, log);
+  const https =
+    config.TLS_CERT !== undefined && config.TLS_KEY !== undefined
+      ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) }
+      : undefined;
+  const app = buildApp(services, {
+    logger: log,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    ...(https ? { https } : {}),
+  });
+  app.addHook("onClose", async () => services.close());
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const stop = (): void => {
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return app;
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  serve().catch((error: unknown) => {
+    process.stderr.write(`situs: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
