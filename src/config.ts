@@ -95,7 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(SCHEMA) as Array<[string, Entry<unknown>]>) {
-    const raw = env[name] === "" ? undefined : (env[name] ?? spec.default);
+    const given = env[name];
+    const raw = given === undefined || given === "" ? spec.default : given;
     if (raw === undefined) continue;
     try {
       config[name] = spec.parse(raw, name);

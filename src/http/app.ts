@@ -18,6 +18,18 @@ export interface AppOptions {
   https?: { cert: Buffer; key: Buffer };
 }
 
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+
+const servedRoutes = new WeakMap<FastifyInstance, ServedRoute[]>();
+
+/** The routes an app serves (filled as they register; complete once the app is ready). */
+export function listRoutes(app: FastifyInstance): readonly ServedRoute[] {
+  return servedRoutes.get(app) ?? [];
+}
+
 /**
  * The HTTP application: the API routes behind authentication, metering and request logging;
  * the OpenAPI document; plain-text 404 for everything else. No CORS: the API is for servers.
@@ -34,6 +46,11 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
     ...(options.https ? { https: options.https } : {}),
   }) as unknown as FastifyInstance;
 
+  const routes: ServedRoute[] = [];
+  servedRoutes.set(app, routes);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   app.decorateRequest("situs", null);
   // Bodies are read raw and decoded by the routes after authentication, whatever the Content-Type.
   app.removeAllContentTypeParsers();

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import { ConfigError, describeConfig, loadConfig } from "../src/config.js";
+
+test("defaults: 127.0.0.1:8080, ./var, 64 KiB bodies", () => {
+  const config = loadConfig({});
+  assert.equal(config.PORT, 8080);
+  assert.equal(config.HOST, "127.0.0.1");
+  assert.equal(config.DATA_DIR, resolve("./var"));
+  assert.equal(config.BODY_LIMIT_BYTES, 65536);
+  assert.equal(config.TLS_CERT, undefined);
+  assert.equal(config.TRUST_PROXY, false);
+});
+
+test("values from the environment are parsed; empty means default", () => {
+  const config = loadConfig({
+    PORT: "9000",
+    HOST: "0.0.0.0",
+    TRUST_PROXY: "yes",
+    DEMO_API_KEY: "sk_x",
+    LOG_LEVEL: "",
+  });
+  assert.equal(config.PORT, 9000);
+  assert.equal(config.TRUST_PROXY, true);
+  assert.equal(config.DEMO_API_KEY, "sk_x");
+  assert.equal(config.LOG_LEVEL, "info");
+});
+
+test("every bad variable is reported at once", () => {
+  assert.throws(
+    () => loadConfig({ PORT: "http", BODY_LIMIT_BYTES: "-1", TRUST_PROXY: "maybe" }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /PORT/.test(error.message) &&
+      /BODY_LIMIT_BYTES/.test(error.message) &&
+      /TRUST_PROXY/.test(error.message),
+  );
+});
+
+test("TLS_CERT and TLS_KEY go together", () => {
+  assert.throws(() => loadConfig({ TLS_CERT: "cert.pem" }), /TLS_CERT and TLS_KEY/);
+});
+
+test("the documented table names every variable with its default", () => {
+  const table = describeConfig();
+  for (const name of ["PORT", "HOST", "DATA_DIR", "TLS_CERT", "TLS_KEY", "DEMO_API_KEY"])
+    assert.match(table, new RegExp(name));
+  assert.match(table, /\[8080\]/);
+});
