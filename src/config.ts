@@ -63,6 +63,11 @@ const SCHEMA = {
     "10",
     integer(1, 1_000_000),
   ),
+  SHED_EVENT_LOOP_DELAY_MS: entry(
+    "Event-loop delay past which requests get 503 overloaded at once instead of queueing (0: never).",
+    "250",
+    integer(0, 60_000),
+  ),
   PRICE_PARSE_MICROS: entry(
     "Price of one billed parse, in micro-units of the currency.",
     "1000",

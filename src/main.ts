@@ -18,6 +18,7 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     logger: log,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    shedding: { maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS },
     ...(https ? { https } : {}),
   });
   app.addHook("onClose", async () => services.close());

@@ -4,6 +4,8 @@ import type { Socket } from "node:net";
 import type { Services } from "../services.js";
 import { authenticationHook } from "./authenticate.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
+import { registerLoadShedding } from "./load-shedding.js";
+import type { SheddingOptions } from "./load-shedding.js";
 import { meteringHook, requestLogHook } from "./metering.js";
 import "./request-context.js";
 import { registerLookupByIdRoutes } from "./routes/lookup-by-id.js";
@@ -15,6 +17,7 @@ export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
   trustProxy: boolean;
+  shedding?: SheddingOptions;
   https?: { cert: Buffer; key: Buffer };
 }
 
@@ -58,6 +61,7 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   app.setErrorHandler(errorHandler(options.bodyLimit));
   app.setNotFoundHandler(notFoundHandler);
 
+  if (options.shedding) registerLoadShedding(app, options.shedding);
   registerOpenApiRoute(app);
   void app.register(async (api) => {
     api.addHook("onRequest", authenticationHook(services));

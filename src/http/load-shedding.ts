@@ -1,0 +1,33 @@
+import underPressure from "@fastify/under-pressure";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { ApiError } from "../errors.js";
+
+/**
+ * Load shedding: when the event loop lags past `maxEventLoopDelayMs`, new requests are answered
+ * 503 `overloaded` at once (with Retry-After) instead of joining a queue that only grows. The
+ * delay is sampled every `sampleIntervalMs` by @fastify/under-pressure, which checks it in an
+ * `onRequest` hook registered before authentication, so a refused request costs almost nothing.
+ */
+export interface SheddingOptions {
+  maxEventLoopDelayMs: number;
+  sampleIntervalMs?: number;
+}
+
+export const RETRY_AFTER_SECONDS = 1;
+
+export function registerLoadShedding(app: FastifyInstance, options: SheddingOptions): void {
+  if (options.maxEventLoopDelayMs <= 0) return;
+  void app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelayMs,
+    sampleInterval: options.sampleIntervalMs ?? 100,
+    retryAfter: RETRY_AFTER_SECONDS,
+    pressureHandler: (_request, reply: FastifyReply) => {
+      const error = new ApiError("overloaded", "The service is overloaded; retry shortly with backoff.");
+      void reply
+        .code(error.status)
+        .header("retry-after", String(RETRY_AFTER_SECONDS))
+        .type("application/json; charset=utf-8")
+        .send(error.toBody());
+    },
+  });
+}
