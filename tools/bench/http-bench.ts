@@ -1,0 +1,158 @@
+/**
+ * `npm run bench`: the whole service over HTTP, as a user runs it (built, production settings,
+ * accounts and billing on), driven by autocannon, side by side with a bare Fastify server in the
+ * same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
+ * request type, RSS at rest and under load, and writes the figures as JSON to bench/results/.
+ *
+ *   npm run bench -- [--seconds 10] [--connections 50] [--only parse,lookup]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { projectPath } from "../../src/paths.js";
+import { startServer } from "./processes.js";
+import type { ServerProcess } from "./processes.js";
+import { buildScenarios } from "./scenarios.js";
+import type { Scenario } from "./scenarios.js";
+
+const BENCH_KEY = "sk_bench_0123456789abcdefghijklmnopqrstu";
+
+interface Figures {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  non2xx: number;
+  errors: number;
+  ratioToBare?: number;
+  rssUnderLoadBytes?: number;
+}
+
+async function drive(
+  server: ServerProcess,
+  scenario: Scenario,
+  seconds: number,
+  connections: number,
+): Promise<Figures> {
+  let next = 0;
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
+  const result = await autocannon({
+    url: server.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (request) => {
+          const body = scenario.bodies[next++ % scenario.bodies.length];
+          const path = scenario.paths[next % scenario.paths.length]!;
+          return {
+            ...request,
+            path,
+            headers: { ...request.headers, ...scenario.headers },
+            ...(body === undefined ? {} : { body }),
+          };
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  return {
+    name: scenario.name,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    p999Ms: result.latency.p99_9,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    rssUnderLoadBytes: peakRss,
+  };
+}
+
+function table(rows: Figures[]): string {
+  const header = ["request", "req/s", "p50 ms", "p99 ms", "p99.9 ms", "vs bare", "non-2xx", "RSS MiB"];
+  const lines = rows.map((row) => [
+    row.name,
+    row.requestsPerSecond.toFixed(0),
+    row.p50Ms.toFixed(2),
+    row.p99Ms.toFixed(2),
+    row.p999Ms.toFixed(2),
+    row.ratioToBare === undefined ? "" : `${(row.ratioToBare * 100).toFixed(1)}%`,
+    String(row.non2xx),
+    row.rssUnderLoadBytes === undefined ? "" : (row.rssUnderLoadBytes / 2 ** 20).toFixed(0),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column]!.length)),
+  );
+  return [header, ...lines]
+    .map((line) => line.map((cell, column) => cell.padStart(widths[column]!)).join("  "))
+    .join("\n");
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: "string", default: "10" },
+      connections: { type: "string", default: "50" },
+      only: { type: "string" },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  const dataDir = mkdtempSync(join(tmpdir(), "situs-bench-"));
+  const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
+  const service = await startServer(projectPath("dist", "src", "main.js"), {
+    PORT: "0",
+    DATA_DIR: dataDir,
+    DEMO_API_KEY: BENCH_KEY,
+    LOG_LEVEL: "info", // startup lines only: per-request logging is off
+    NODE_ENV: "production",
+    WORKERS: "1",
+  });
+  try {
+    const rssAtRest = service.rssBytes();
+    const scenarios = (await buildScenarios(service.url, BENCH_KEY)).filter(
+      (scenario) => values.only === undefined || values.only.split(",").includes(scenario.name),
+    );
+    process.stderr.write(
+      `bare server and service up; ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections\n`,
+    );
+    const baseline = await drive(
+      bare,
+      {
+        name: "bare",
+        method: "POST",
+        paths: ["/bare"],
+        headers: { "content-type": "application/json" },
+        bodies: ['{"line":"1 MAIN ST"}'],
+      },
+      seconds,
+      connections,
+    );
+    const rows: Figures[] = [baseline];
+    for (const scenario of scenarios) {
+      const figures = await drive(service, scenario, seconds, connections);
+      figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
+      rows.push(figures);
+      process.stderr.write(`${scenario.name}: ${figures.requestsPerSecond.toFixed(0)} req/s\n`);
+    }
+    process.stdout.write(`${table(rows)}\n\nservice RSS at rest: ${(rssAtRest / 2 ** 20).toFixed(0)} MiB\n`);
+    const resultsDir = projectPath("bench", "results");
+    mkdirSync(resultsDir, { recursive: true });
+    const file = join(resultsDir, `http-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), seconds, connections, rssAtRestBytes: rssAtRest, rows }, null, 2)}\n`,
+    );
+    process.stdout.write(`figures written to ${file}\n`);
+  } finally {
+    await Promise.all([bare.stop(), service.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

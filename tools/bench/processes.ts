@@ -1,0 +1,75 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+/** A server started as a child process, with its URL once it listens. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+export function startServer(
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start: ${output.slice(-500)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening at (https?:\/\/[\d.]+:\d+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: match[1]!,
+        rssBytes: () => processRss(child.pid ?? 0),
+        stop: () =>
+          new Promise((done) => {
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`${script} exited ${code}: ${output.slice(-500)}`)));
+  });
+}
+
+/** Resident set size of a process and its children (cluster workers), from /proc. */
+export function processRss(pid: number): number {
+  const pids = [pid, ...childPids(pid)];
+  return pids.reduce((sum, one) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${one}/status`, "utf8"));
+      return sum + Number(match?.[1] ?? 0) * 1024;
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return children === ""
+      ? []
+      : children
+          .split(/\s+/)
+          .map(Number)
+          .flatMap((child) => [child, ...childPids(child)]);
+  } catch {
+    return [];
+  }
+}
