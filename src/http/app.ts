@@ -64,7 +64,7 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   if (options.shedding) registerLoadShedding(app, options.shedding);
   registerOpenApiRoute(app);
   void app.register(async (api) => {
-    api.addHook("onRequest", authenticationHook(services));
+    api.addHook("onRequest", authenticationHook(services, { trustRequestIdHeader: options.trustProxy }));
     api.addHook("onSend", meteringHook(services));
     api.addHook("onResponse", requestLogHook(services));
     registerParseRoutes(api, services);

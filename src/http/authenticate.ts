@@ -11,7 +11,24 @@ import "./request-context.js";
  * (401, 429, 503 `unavailable`), then the team's standing (403 before 402). They run before the
  * body is read, so a paused team gets 403 even for a malformed body.
  */
-export function authenticationHook(services: Services) {
+export interface AuthenticationOptions {
+  /** Take the request ID from `X-Situs-Request-Id` (set by a trusted load balancer). */
+  trustRequestIdHeader: boolean;
+}
+
+const REQUEST_ID_HEADER = "x-situs-request-id";
+const REQUEST_ID_FORMAT = /^req_[0-9A-Za-z]{26}$/;
+
+/**
+ * Behind a trusted balancer the request ID comes from it, so a request it retries on another
+ * replica keeps its ID and its usage row (keyed by request ID) cannot be written twice.
+ */
+function requestIdOf(request: FastifyRequest, options: AuthenticationOptions): string {
+  const given = options.trustRequestIdHeader ? request.headers[REQUEST_ID_HEADER] : undefined;
+  return typeof given === "string" && REQUEST_ID_FORMAT.test(given) ? given : newRequestId();
+}
+
+export function authenticationHook(services: Services, options: AuthenticationOptions) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const timing = new ServerTiming();
     const header = request.headers.authorization;
@@ -25,7 +42,7 @@ export function authenticationHook(services: Services) {
     const auth = await checkKey(services, secret);
     if (auth === null) await refuseUnrecognized(services, request, secret);
     else {
-      const requestId = newRequestId();
+      const requestId = requestIdOf(request, options);
       request.situs = { requestId, key: auth.key, timing, errorCode: null };
       reply.header("x-request-id", requestId);
       const { team } = auth;

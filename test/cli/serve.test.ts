@@ -11,7 +11,12 @@ import { projectPath } from "../../src/paths.js";
 /** The quick start, as a user runs it: `bin/situs serve` on a fresh data directory. */
 const BIN = projectPath("bin", "situs");
 const dataDirs: string[] = [];
-after(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const children = new Set<ChildProcess>();
+after(() => {
+  // A failed assertion must not leave a server running: its pipes would keep this file alive.
+  for (const child of children) child.kill("SIGKILL");
+  dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
 
 function freshDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "situs-serve-"));
@@ -31,11 +36,13 @@ function start(env: Record<string, string>): Promise<Running> {
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listen line; stderr: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no listen line; stderr: ${stderr}`)), 60_000);
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening at (https?:\/\/[\d.]+:\d+)/.exec(stdout);
@@ -67,7 +74,12 @@ describe("bin/situs serve", () => {
   test("first start creates and prints the demo key; it works and survives a restart", async () => {
     const dataDir = freshDataDir();
     const first = await start({ DATA_DIR: dataDir });
-    const key = /Demo API key[^\n]*\n\s+(\S+)/.exec(first.stderr())?.[1];
+    // The key goes to stderr, the listen line to stdout: two pipes, so the key may arrive later.
+    let key: string | undefined;
+    for (let wait = 0; wait < 100 && key === undefined; wait++) {
+      key = /Demo API key[^\n]*\n\s+(\S+)/.exec(first.stderr())?.[1];
+      if (key === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.ok(key, `key printed: ${first.stderr()}`);
     assert.equal(readFileSync(join(dataDir, "demo-api-key"), "utf8").trim(), key);
     assert.equal((await parse(first.url, key)).status, 200);
