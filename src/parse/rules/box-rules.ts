@@ -62,7 +62,11 @@ function route(l: Labelling, at: number): number {
   let n = phraseAt(l, at, ROUTE_WORDS);
   const weak = n === 0;
   if (weak) n = phraseAt(l, at, WEAK_ROUTE_WORDS);
-  if (n === 0 || !startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
+  if (n === 0) return 0;
+  // RR # 2: the number sign is written but is no part of the route number.
+  if (!weak && (l.text(at + n) === "#" || l.text(at + n) === "NO") && startsWithDigit(l.text(at + n + 1)))
+    n++;
+  if (!startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
   const box = boxAfter(l, at + n + 1);
   if (weak && box === 0) return 0;
   l.set(at, at + n, "ruralRouteType");
