@@ -278,8 +278,7 @@ function penalizeLeftovers(l: Labelling, tailEnd: number): void {
   for (let i = 0; i < l.length; i++) {
     const label = l.labels[i];
     if (label === undefined && i < tailEnd) l.guess(0.1);
-    if (label !== undefined && label !== "city" && label !== "state" && label !== "zip5" && label !== "zip4")
-      placed = true;
+    if (label !== undefined && !PLACE_LABELS.has(label)) placed = true;
   }
   if (!placed) l.guess(0.5);
 }
