@@ -10,6 +10,7 @@ import {
   directionalOf,
   SPELLED_ORDINALS,
   isFraction,
+  isGridPart,
   isOrdinal,
   isUnitId,
   startsWithDigit,
@@ -46,14 +47,17 @@ export function labelStreet(l: Labelling, span: StreetSpan): void {
 }
 
 function labelNumber(l: Labelling, at: number, to: number): number {
-  l.set(at, at + 1, "addressNumber");
-  const k = at + 1;
+  // W148 N9748: a Wisconsin grid number written in two parts is one house number.
+  const pair = isGridPart(l.text(at)) && isGridPart(l.text(at + 1)) && at + 1 < to ? 2 : 1;
+  l.set(at, at + pair, "addressNumber");
+  const k = at + pair;
   const text = l.text(k);
   if (k >= to || text === undefined) return k;
   if (isFraction(text)) {
     l.set(k, k + 1, "addressNumberSuffix");
     return k + 1;
   }
+  if (matchHighway(l.texts, k, to) !== null) return k; // 123 I 10: the I is the highway's
   // 123 A MAIN ST: a lone letter before a name that goes on is the number's suffix;
   // 123 B ST is street B (Pub 28 §233).
   const isLetter =
@@ -85,11 +89,19 @@ function isPredirectional(l: Labelling, at: number, span: StreetSpan): boolean {
   const limit = firstBoundary(l, at + 2, span.to);
   if (at + 2 < limit && !isUnitStart(l, at + 2)) {
     // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a second suffix tells.
-    if (span.cityExpected && limit === span.to) return suffixOf(l.text(at + 2)) !== undefined;
+    if (span.cityExpected && limit === span.to) return hasCommonSuffix(l, at + 2, limit);
     return true;
   }
   const abbreviated = l.text(at)!.length <= 2;
   return abbreviated && !COMMON_SUFFIXES.has(nextSuffix);
+}
+
+function hasCommonSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const suffix = suffixOf(l.text(i));
+    if (suffix !== undefined && COMMON_SUFFIXES.has(suffix)) return true;
+  }
+  return false;
 }
 
 /** Labels name, suffix and postdirectional from `q`; returns the index after them. */
