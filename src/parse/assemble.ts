@@ -76,6 +76,7 @@ function emptyAnswer(parse: LabelledParse): ParseAnswer {
           start: 0,
           end: parse.input.length,
         },
+        { code: "low_confidence", message: lowConfidenceMessage },
       ];
   warnings.push(...(parse.extraWarnings ?? []));
   const components = blank ? {} : { other: parse.input.trim() };

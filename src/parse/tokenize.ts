@@ -133,11 +133,12 @@ class Chunk {
         const width = char.length;
         if (LETTER_OR_NUMBER.test(char)) {
           const folded = char.normalize("NFD").replace(COMBINING_MARKS, "").toUpperCase();
-          for (const part of folded) {
-            text += part;
+          // One offset pair per UTF-16 unit of the folded text: token ends index by unit.
+          for (let u = 0; u < folded.length; u++) {
             this.starts.push(i);
             this.ends.push(i + width);
           }
+          text += folded;
         }
         i += width - 1;
         continue;

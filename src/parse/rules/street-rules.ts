@@ -89,18 +89,15 @@ function isPredirectional(l: Labelling, at: number, span: StreetSpan): boolean {
   const limit = firstBoundary(l, at + 2, span.to);
   if (at + 2 < limit && !isUnitStart(l, at + 2)) {
     // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a second suffix tells.
-    if (span.cityExpected && limit === span.to) return hasCommonSuffix(l, at + 2, limit);
+    if (span.cityExpected && limit === span.to) return hasSuffix(l, at + 2, limit);
     return true;
   }
   const abbreviated = l.text(at)!.length <= 2;
   return abbreviated && !COMMON_SUFFIXES.has(nextSuffix);
 }
 
-function hasCommonSuffix(l: Labelling, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const suffix = suffixOf(l.text(i));
-    if (suffix !== undefined && COMMON_SUFFIXES.has(suffix)) return true;
-  }
+function hasSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (suffixOf(l.text(i)) !== undefined) return true;
   return false;
 }
 
