@@ -10,6 +10,7 @@ import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
   COMMON_SUFFIXES,
+  OTHER_DESIGNATORS,
   INTERSECTION_WORDS,
   designatorOf,
   isHouseNumber,
@@ -103,11 +104,8 @@ function houseNumberAt(l: Labelling, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     if (!isHouseNumber(l.text(i))) continue;
     const before = l.text(i - 1);
-    if (
-      i > from &&
-      (before === "#" || (designatorOf(before) !== undefined && suffixOf(before) === undefined))
-    )
-      continue;
+    const unitBefore = designatorOf(before) !== undefined && suffixOf(before) === undefined;
+    if (i > from && (before === "#" || unitBefore || OTHER_DESIGNATORS.has(before!))) continue;
     return i;
   }
   return -1;

@@ -109,6 +109,8 @@ export const OTHER_DESIGNATORS: ReadonlySet<string> = new Set([
   "FLAT",
   "WING",
   "PMB",
+  "MSC",
+  "FILE",
   "TOWER",
   "BOOTH",
   "CUBICLE",
