@@ -1,3 +1,4 @@
+import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
@@ -81,11 +82,19 @@ function findZip(l: Labelling, end: number): number {
   return -1;
 }
 
+/** First words of multi-word state names and variants (NEW, NORTH, DISTRICT, W, N ...). */
+const MULTI_WORD_STATE_STARTS: ReadonlySet<string> = new Set(
+  [...B_STATES, ...B_STATE_VARIANTS]
+    .map((row) => row[0]!)
+    .filter((name) => name.includes(" "))
+    .map((name) => name.split(" ")[0]!),
+);
+
 /** The state right before `at`: one word or a multi-word name (`NEW YORK`, `NORTH CAROLINA`). */
 function findState(l: Labelling, at: number): { from: number } | null {
   for (let words = Math.min(MAX_STATE_NAME_WORDS, at - 1); words >= 2; words--) {
     const from = at - words;
-    if (!allFree(l, from, at)) continue;
+    if (!MULTI_WORD_STATE_STARTS.has(l.texts[from]!) || !allFree(l, from, at)) continue;
     const name = l.texts.slice(from, at).join(" ");
     // WASHINGTON DC is the city WASHINGTON in DC; NEW YORK and WEST VIRGINIA are states.
     if (standardState(name) !== undefined && standardState(l.text(from)!) === undefined) return { from };
