@@ -1,4 +1,4 @@
-import { SPANISH_STREET_PREFIXES } from "../../usps/usps.js";
+import { SPANISH_STREET_PREFIXES, designatorNeedsNumber } from "../../usps/usps.js";
 import { matchHighway } from "../highway.js";
 import type { Labelling } from "./labelling.js";
 import { labelUnits } from "./unit-rules.js";
@@ -84,13 +84,22 @@ function isPredirectional(l: Labelling, at: number, span: StreetSpan): boolean {
   if (nextSuffix === undefined) return designatorOf(next) === undefined || startsWithDigit(next);
   if (isLeadingType(l, at + 1)) return true;
   const limit = firstBoundary(l, at + 2, span.to);
-  if (at + 2 < limit && !isUnitStart(l, at + 2)) {
-    // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a second suffix tells.
-    if (span.cityExpected && limit === span.to) return hasSuffix(l, at + 2, limit);
-    return true;
+  // The suffix word is the name when it is a common type ending the street (100 NORTH ST,
+  // 641 S ST NW); before a rare one the directional leads the name (N WELLS, EAST LAKE).
+  const nameIsDirectional = !COMMON_SUFFIXES.has(nextSuffix);
+  const endsAfterNext = at + 2 >= limit || isUnitStart(l, at + 2) || endsWithDirectional(l, at + 2, limit);
+  if (endsAfterNext) return nameIsDirectional;
+  // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a later suffix tells.
+  if (span.cityExpected && limit === span.to) return hasSuffix(l, at + 2, limit) || nameIsDirectional;
+  return true;
+}
+
+function hasCommonSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const suffix = suffixOf(l.text(i));
+    if (suffix !== undefined && COMMON_SUFFIXES.has(suffix)) return true;
   }
-  const abbreviated = l.text(at)!.length <= 2;
-  return abbreviated && !COMMON_SUFFIXES.has(nextSuffix);
+  return false;
 }
 
 function hasSuffix(l: Labelling, from: number, to: number): boolean {
@@ -100,8 +109,8 @@ function hasSuffix(l: Labelling, from: number, to: number): boolean {
 
 /** Labels name, suffix and postdirectional from `q`; returns the index after them. */
 function labelNameAndSuffix(l: Labelling, q: number, span: StreetSpan): number {
-  const limit = firstBoundary(l, q + 1, span.to);
-  const highway = matchHighway(l.texts, q, limit);
+  const highway = matchHighway(l.texts, q, firstBoundary(l, q + 1, span.to));
+  const limit = streetLimit(l, q, span);
   if (highway !== null) {
     l.set(q, q + highway.length, "streetName");
     return labelPostdirectional(l, q + highway.length, span);
@@ -120,6 +129,7 @@ function labelNameAndSuffix(l: Labelling, q: number, span: StreetSpan): number {
 /** Names that follow ST / FT / MT in city names (ST LOUIS, FT MYERS): with a state after, a city. */
 const SAINT_CITY_NAMES: ReadonlySet<string> = new Set([
   "LOUIS",
+  "SIMONS",
   "PAUL",
   "PETERSBURG",
   "CLOUD",
@@ -159,7 +169,33 @@ function startsSaintCity(l: Labelling, s: number, span: StreetSpan): boolean {
   ) {
     return false;
   }
-  return span.cityExpected && s + 2 === span.to && SAINT_CITY_NAMES.has(l.text(s + 1)!);
+  return span.cityExpected && s + 2 >= span.to - 1 && s + 1 < span.to && SAINT_CITY_NAMES.has(l.text(s + 1)!);
+}
+
+/**
+ * Where the street must end at the latest: the first comma, the first unit with its number
+ * (`6641 N 2200 W APT D304 PARK CITY`), or, with a city after, an abbreviated directional
+ * before plain words (`193 BRAYBROOK SE CEDAR RAPIDS`).
+ */
+function streetLimit(l: Labelling, q: number, span: StreetSpan): number {
+  const to = firstBoundary(l, q + 1, span.to);
+  for (let i = q + 1; i < to; i++) {
+    const text = l.text(i)!;
+    if (
+      text === "#" ||
+      (designatorNeedsNumber(designatorOf(text) ?? "") &&
+        suffixOf(text) === undefined &&
+        isUnitId(l.text(i + 1)))
+    ) {
+      return i;
+    }
+    const next = l.text(i + 1);
+    const abbreviated = text.length <= 2 && directionalOf(text) !== undefined;
+    // FRANK W DAVIS ST: an initial, since a common street type follows.
+    const plainAfter = i + 1 < to && suffixOf(next) === undefined && !startsWithDigit(next);
+    if (abbreviated && span.cityExpected && plainAfter && !hasCommonSuffix(l, i + 1, to)) return i;
+  }
+  return to;
 }
 
 function firstBoundary(l: Labelling, from: number, to: number): number {

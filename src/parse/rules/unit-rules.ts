@@ -4,6 +4,7 @@ import {
   OTHER_DESIGNATORS,
   SPELLED_ORDINALS,
   designatorOf,
+  directionalOf,
   hasDigit,
   isOrdinal,
   isUnitId,
@@ -70,8 +71,13 @@ function designated(l: Labelling, e: number, end: number, designator: string | u
     !(designator !== undefined && !designatorNeedsNumber(designator) && !startsWithDigit(l.text(k)))
   ) {
     l.set(e, k, "occupancyType");
-    l.set(k, k + 1, "occupancyId");
-    return k + 1 - e;
+    // APT 13 C, UNIT 2 EAST, # 3 SOUTH: a letter or direction closing the line is part of the number.
+    const tail = k + 2 === end || (k + 2 < end && l.boundary(k + 2)) ? 1 : 0;
+    const last = l.text(k + 1);
+    const joins =
+      tail === 1 && last !== undefined && (last.length === 1 || directionalOf(last) !== undefined);
+    l.set(k, k + (joins ? 2 : 1), "occupancyId");
+    return k + (joins ? 2 : 1) - e;
   }
   if (designator === undefined) return 0;
   // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
