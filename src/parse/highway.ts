@@ -31,6 +31,9 @@ const FORMS: readonly HighwayForm[] = [
   ...forms("HIGHWAY", ["HIGHWAY", "HWY", "HIWAY", "HWAY"]),
   ...forms("EXPRESSWAY", ["EXPRESSWAY"], true),
   ...forms("LOOP", ["LOOP"], true),
+  // Texas spurs and business routes (SPUR 591, BUSINESS 190): not in Appendix F, same shape.
+  ...forms("SPUR", ["SPUR"], true),
+  ...forms("BUSINESS", ["BUSINESS", "BUS"], true),
   ...forms("ROUTE", ["ROUTE", "RTE", "RT"], true),
   ...forms("ROAD", ["ROAD", "RD"], true),
 ].sort((a, b) => b.words.length - a.words.length);
@@ -77,8 +80,14 @@ export function matchHighway(
     }
     return null;
   }
-  return matchForm(words, at);
+  const form = matchForm(words, at);
+  if (form !== null || !MODIFIERS.has(words[at] ?? "")) return form;
+  // OLD US HIGHWAY 90, SCENIC HWY 98: a leading word kept as typed before the highway.
+  const modified = matchForm(words, at + 1);
+  return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
+
+const MODIFIERS: ReadonlySet<string> = new Set(["OLD", "SCENIC", "CITY", "NEW", "BUSINESS", "BUS", "ALT", "ALTERNATE"]);
 
 function matchForm(words: readonly string[], at: number): HighwayMatch | null {
   const first = words[at];
