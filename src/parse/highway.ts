@@ -87,7 +87,16 @@ export function matchHighway(
   return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
 
-const MODIFIERS: ReadonlySet<string> = new Set(["OLD", "SCENIC", "CITY", "NEW", "BUSINESS", "BUS", "ALT", "ALTERNATE"]);
+const MODIFIERS: ReadonlySet<string> = new Set([
+  "OLD",
+  "SCENIC",
+  "CITY",
+  "NEW",
+  "BUSINESS",
+  "BUS",
+  "ALT",
+  "ALTERNATE",
+]);
 
 function matchForm(words: readonly string[], at: number): HighwayMatch | null {
   const first = words[at];

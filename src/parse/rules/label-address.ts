@@ -193,7 +193,8 @@ function lastGroupStart(l: Labelling, from: number, to: number): number {
 
 /** A firm stretch: the firm, and the city in its last comma group when a city may follow. */
 function labelFirm(l: Labelling, segment: Segment, role: SegmentRole): void {
-  const city = role.cityAllowed ? lastGroupStart(l, segment.from, segment.to) : segment.from;
+  // C/O G THOMAS COLLINS, JR: with no state or ZIP after, the last comma group is no city.
+  const city = role.cityExpected ? lastGroupStart(l, segment.from, segment.to) : segment.from;
   if (city > segment.from) {
     l.set(segment.from, city, "firm");
     l.set(city, segment.to, "city");
@@ -239,7 +240,8 @@ function labelPlace(l: Labelling, segment: Segment, role: SegmentRole): void {
   if (role.cityAllowed) {
     let from = segment.from;
     for (let i = from + 1; i < segment.to; i++) if (l.boundary(i)) from = i;
-    if (from > segment.from) {
+    // MAIN, ASHLAND, NH: one word before the city is a street; THE EMPIRE, SIOUX FALLS a firm.
+    if (from - segment.from === 1) {
       labelStreet(l, {
         from: segment.from,
         to: from,
@@ -247,6 +249,9 @@ function labelPlace(l: Labelling, segment: Segment, role: SegmentRole): void {
         cityExpected: false,
         hasNumber: false,
       });
+      l.guess(0.2);
+    } else if (from > segment.from) {
+      l.set(segment.from, from, "firm");
       l.guess(0.2);
     }
     l.set(from, segment.to, "city");

@@ -273,7 +273,9 @@ function isLeadingType(l: Labelling, q: number): boolean {
  * city expected, the name is a guess: the leading-type name and its connectors, or one word.
  */
 function nameWithoutSuffix(l: Labelling, q: number, limit: number, span: StreetSpan): number {
-  let end = q + 1;
+  // AVENUE E, BOULEVARD EAST: after a lone type word a directional is the name's.
+  const typeThenDirectional = suffixOf(l.text(q)) !== undefined && directionalOf(l.text(q + 1)) !== undefined;
+  let end = typeThenDirectional && q + 1 < limit ? q + 2 : q + 1;
   while (
     end < limit &&
     !isUnitStart(l, end) &&

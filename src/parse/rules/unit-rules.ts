@@ -37,6 +37,17 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     l.set(e + 1, e + 2, "occupancyType");
     return 2;
   }
+  // 1 SUMMIT CT B, 720 10TH AVE SW A MOUNT VERNON: a lone letter right after the street is a unit.
+  if (
+    rightAfterStreet &&
+    text.length === 1 &&
+    !startsWithDigit(text) &&
+    directionalOf(text) === undefined &&
+    text !== "&"
+  ) {
+    l.set(e, e + 1, "occupancyId");
+    return 1;
+  }
   // 123 MAIN ST 4B, 801 S CANAL ST C1S: a number right after the street is a unit (DECISIONS.md).
   if (rightAfterStreet && hasDigit(text) && text.length < 6 && !isOrdinal(text)) {
     l.set(e, e + 1, "occupancyId");
