@@ -1,3 +1,4 @@
+import { B_STATES, B_STATE_VARIANTS } from "../usps/generated-tables.js";
 import { standardDirectional, standardState } from "../usps/usps.js";
 
 /**
@@ -62,6 +63,9 @@ export function matchHighway(
   at: number,
   end = allWords.length,
 ): HighwayMatch | null {
+  const first = allWords[at];
+  // Most words start no highway: answer them with set look-ups only (speed).
+  if (first === undefined || at >= end || !START_WORDS.has(first)) return null;
   const words = end < allWords.length ? allWords.slice(0, end) : allWords;
   const state = stateWordsAt(words, at);
   if (state) {
@@ -86,6 +90,20 @@ export function matchHighway(
   const modified = matchForm(words, at + 1);
   return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
+
+/** Every word a highway name can start with: form words, modifiers, state codes and names. */
+const START_WORDS: ReadonlySet<string> = new Set([
+  ...FORMS.map((form) => form.words[0]!),
+  ...[...B_STATES, ...B_STATE_VARIANTS].flatMap((row) => [row[0]!.split(" ")[0]!, row[1]!]),
+  "OLD",
+  "SCENIC",
+  "CITY",
+  "NEW",
+  "BUSINESS",
+  "BUS",
+  "ALT",
+  "ALTERNATE",
+]);
 
 const MODIFIERS: ReadonlySet<string> = new Set([
   "OLD",
