@@ -289,5 +289,7 @@ function penalizeLeftovers(l: Labelling, country: number): void {
     if (label === undefined && i < country) l.guess(0.1);
     if (label !== undefined && !PLACE_LABELS.has(label)) placed = true;
   }
-  if (!placed) l.guess(0.5);
+  // Only place words: no delivery part, the type is undeterminable. A firm line (C/O SMITH,
+  // ACME INC, SPRINGFIELD IL) is likelier read right than bare words.
+  if (!placed) l.guess(l.labels.includes("firm") ? 0.35 : 0.5);
 }

@@ -119,8 +119,11 @@ function labelNameAndSuffix(l: Labelling, q: number, span: StreetSpan): number {
   if (suffix >= 0) {
     l.set(q, suffix, "streetName");
     l.set(suffix, suffix + 1, "streetSuffix");
+    // A rare type word (ISLAND, GROVE) is as often the end of a name with no suffix.
+    if (!COMMON_SUFFIXES.has(suffixOf(l.text(suffix))!)) l.guess(0.1);
     return labelPostdirectional(l, suffix + 1, span);
   }
+  l.guess(0.1); // no suffix word: where the name ends is less certain
   const nameEnd = nameWithoutSuffix(l, q, limit, span);
   l.set(q, nameEnd, "streetName");
   return labelPostdirectional(l, nameEnd, span);
@@ -330,5 +333,7 @@ function labelCity(l: Labelling, at: number, span: StreetSpan): void {
   if (at >= span.to || !span.cityAllowed) return;
   let from = at;
   for (let i = at + 1; i < span.to; i++) if (l.boundary(i)) from = i;
+  // Words after the street with no state or ZIP to anchor them and no comma: a guessed city.
+  if (!span.cityExpected && !l.boundary(from)) l.guess(0.2);
   l.set(from, span.to, "city");
 }
