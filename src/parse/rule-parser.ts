@@ -2,6 +2,7 @@ import { assemble } from "./assemble.js";
 import type { Label } from "./labels.js";
 import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
+import { cityGazetteer } from "./rules/city-gazetteer.js";
 import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { tokenize } from "./tokenize.js";
@@ -13,6 +14,11 @@ import { tokenize } from "./tokenize.js";
  */
 export class RuleParser implements Parser {
   readonly model: ModelInfo = { name: "situs-rules", version: "0.1.0", backend: "heuristic" };
+
+  constructor() {
+    // Load the city gazetteer now (about half a second), not on the first request.
+    cityGazetteer();
+  }
 
   label(tokens: Token[]): { labels: Label[]; confidence: number; warnings: Warning[] } {
     return labelAddress(tokens);

@@ -1,4 +1,5 @@
-import { SPANISH_STREET_PREFIXES, designatorNeedsNumber } from "../../usps/usps.js";
+import { SPANISH_STREET_PREFIXES, designatorNeedsNumber, standardState } from "../../usps/usps.js";
+import { cityGazetteer } from "./city-gazetteer.js";
 import { matchHighway } from "../highway.js";
 import type { Labelling } from "./labelling.js";
 import { labelUnits } from "./unit-rules.js";
@@ -32,7 +33,10 @@ export interface StreetSpan {
  * One street: house number, fraction, predirectional, name, suffix, postdirectional, units,
  * then the city (Pub 28 §23x). Returns nothing; labels what it reads.
  */
-export function labelStreet(l: Labelling, span: StreetSpan): void {
+export function labelStreet(l: Labelling, whole: StreetSpan): void {
+  const city = knownCityStart(l, whole);
+  if (city >= 0) l.set(city, whole.to, "city");
+  const span = city >= 0 ? { ...whole, to: city, cityAllowed: false, cityExpected: false } : whole;
   let k = span.from;
   if (span.hasNumber) k = labelNumber(l, k, span.to);
   if (k >= span.to) return;
@@ -44,6 +48,29 @@ export function labelStreet(l: Labelling, span: StreetSpan): void {
   const end = labelNameAndSuffix(l, k, span);
   const afterUnits = labelUnits(l, end, span.to);
   labelCity(l, afterUnits, span);
+}
+
+/**
+ * With a state or ZIP after and no comma before it, the longest run of last words that the ZIP
+ * gazetteer knows as a city (in that state) starts the city; -1 when none, leaving the street
+ * at least one word after the house number.
+ */
+function knownCityStart(l: Labelling, span: StreetSpan): number {
+  if (!span.cityExpected || firstBoundary(l, span.from + 1, span.to) < span.to) return -1;
+  const gazetteer = cityGazetteer();
+  const state = stateAt(l, span.to);
+  const earliest = span.from + (span.hasNumber ? 2 : 1);
+  const from = gazetteer.cityStart(l.texts, earliest, span.to, state);
+  // STREET (MD) and LANE (KS) are towns, but a lone suffix word there is the street's suffix.
+  if (from === span.to - 1 && suffixOf(l.text(from)) !== undefined) return -1;
+  return from;
+}
+
+/** The standard code of the state labelled from `at`, if any. */
+function stateAt(l: Labelling, at: number): string | undefined {
+  let end = at;
+  while (l.labels[end] === "state") end++;
+  return end === at ? undefined : standardState(l.texts.slice(at, end).join(" "));
 }
 
 function labelNumber(l: Labelling, at: number, to: number): number {
@@ -192,6 +219,9 @@ function streetLimit(l: Labelling, q: number, span: StreetSpan): number {
     ) {
       return i;
     }
+    // 123 MAIN ST 456 ELM ST: a bare number after a suffix ends the street (a unit or noise);
+    // OLD 41 RD keeps it.
+    if (isBareNumber(text) && hasSuffix(l, q + 1, i)) return i;
     const next = l.text(i + 1);
     const abbreviated = text.length <= 2 && directionalOf(text) !== undefined;
     // FRANK W DAVIS ST: an initial, since a common street type follows.
