@@ -5,7 +5,8 @@
  * so both sides are standardized alike. Prints the share of addresses with every component right,
  * per-component precision and recall, token label accuracy and the worst confusions.
  *
- * Run: `npm run eval:parser [-- FILE] [--show N]`.
+ * Run: `npm run eval:parser [-- FILE] [--show N]`; `-- --parcels FILE` scores county situs files
+ * instead (tools/eval-parcel-addresses.ts).
  */
 import { existsSync } from "node:fs";
 import { assemble } from "../src/parse/assemble.js";
@@ -16,6 +17,7 @@ import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import { tokenize } from "../src/parse/tokenize.js";
 import { projectPath } from "../src/paths.js";
+import { evaluateParcels } from "./eval-parcel-addresses.js";
 
 /** `other` holds what fits nowhere; it is not scored as a component. */
 const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
@@ -135,6 +137,16 @@ function report(evaluation: Evaluation, show: number): string {
 const invokedDirectly = process.argv[1]?.endsWith("eval-parser.js") ?? false;
 if (invokedDirectly) {
   const args = process.argv.slice(2);
+  const parcelsAt = args.indexOf("--parcels");
+  if (parcelsAt >= 0) {
+    const parcels = evaluateParcels(args[parcelsAt + 1]!);
+    process.stdout.write(
+      `situs addresses: ${parcels.addresses}\nevery component right: ${percent(parcels.right, parcels.addresses)} (${parcels.right})\n` +
+        parcels.failures.slice(0, 20).join("\n") +
+        "\n",
+    );
+    process.exit(0);
+  }
   const showAt = args.indexOf("--show");
   const show = showAt >= 0 ? Number(args[showAt + 1]) : 0;
   const file = args.find((arg, i) => !arg.startsWith("--") && i !== showAt + 1 - (showAt >= 0 ? 0 : 1));
