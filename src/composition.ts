@@ -10,7 +10,7 @@ import {
 } from "./accounts/memory-accounts.js";
 import type { Config } from "./config.js";
 import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
-import { PlaceholderParser } from "./parse/placeholder-parser.js";
+import { RuleParser } from "./parse/rule-parser.js";
 import type { Services } from "./services.js";
 
 export const DEMO_TEAM_ID = "team_demo";
@@ -25,7 +25,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const requestLog = new MemoryRequestLog();
   const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
   return {
-    parser: new PlaceholderParser(),
+    parser: new RuleParser(),
     parcels: new EmptyParcelIndex(),
     accounts,
     usage,

@@ -140,6 +140,13 @@ export const C1_LEGACY_SUFFIXES: ReadonlyArray<readonly string[]> = [
   ["TR", "TRL", "TRAIL", "Pub 28 before 2023 listed TR as a common form of TRAIL"],
   ["TPK", "TPKE", "TURNPIKE", "Pub 28 before 2023 listed TPK as a common form of TURNPIKE"],
   ["BLV", "BLVD", "BOULEVARD", "frequent in county assessor data (Alameda County situs file)"],
+  [
+    "BL",
+    "BLVD",
+    "BOULEVARD",
+    "frequent in county assessor data (Alameda County situs file: FOOTHILL BL, PARK BL)",
+  ],
+  ["TE", "TER", "TERRACE", "frequent in county assessor data (Alameda County situs file: PARKVIEW TE)"],
 ];
 
 /** data/usps/c1-street-suffixes.tsv */

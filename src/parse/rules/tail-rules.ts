@@ -1,0 +1,138 @@
+import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
+import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
+import type { Labelling } from "./labelling.js";
+import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
+
+/** Where the last line starts: the state (or the ZIP when there is no state), or -1. */
+export interface Tail {
+  /** First token of the state or ZIP (else where trailing country words start); the city ends before it. */
+  start: number;
+  /** First token after ZIP (+4): what follows (a country, noise) is not address. */
+  end: number;
+  hasState: boolean;
+  hasZip: boolean;
+  /** Where trailing country words (`USA`) start; the line's length when there are none. */
+  country: number;
+}
+
+/** The country written after a US address, longest first (`U S A` is USA with its dots dropped). */
+const COUNTRY_NAMES: readonly string[][] = [
+  ["UNITED", "STATES", "OF", "AMERICA"],
+  ["UNITED", "STATES"],
+  ["U", "S", "A"],
+  ["U", "S"],
+  ["USA"],
+  ["US"],
+  ["AMERICA"],
+];
+
+/** Where trailing country words start (`end` when there are none); never the whole line. */
+function countryStart(l: Labelling, end: number): number {
+  for (const name of COUNTRY_NAMES) {
+    const from = end - name.length;
+    if (from < 1) continue;
+    if (name.every((word, k) => l.texts[from + k] === word)) return from;
+  }
+  return end;
+}
+
+/**
+ * The last line read from the right (Pub 28 §22x): ZIP (+4), then the state before it. Returns
+ * where the city must end. Trailing country words (`USA`) are skipped.
+ */
+export function labelTail(l: Labelling): Tail {
+  const country = countryStart(l, l.length);
+  let end = country;
+  let start = end;
+  const zip = findZip(l, end);
+  let hasZip = false;
+  if (zip >= 0) {
+    const plus4 = l.text(zip)!.length === 5 && isAllDigits(l.text(zip + 1)) && l.text(zip + 1)!.length === 4;
+    l.set(zip, zip + 1, "zip5");
+    if (plus4) l.set(zip + 1, zip + 2, "zip4");
+    start = zip;
+    end = zip + (plus4 ? 2 : 1);
+    hasZip = true;
+  }
+  const state = findState(l, start);
+  if (state) {
+    l.set(state.from, start, "state");
+    start = state.from;
+  }
+  return { start, end, hasState: state !== null, hasZip, country };
+}
+
+/**
+ * The ZIP: the last 5-digit token that is not the first token (a house number) and is followed
+ * by nothing but a ZIP+4 add-on or country words. A 3-9 digit token after a state is an invalid
+ * ZIP (SPEC `invalid_zip`).
+ */
+function findZip(l: Labelling, end: number): number {
+  if (end === 1 && isAllDigits(l.text(0)) && l.text(0)!.length === 5) return 0; // a line that is only a ZIP
+  for (let i = end - 1; i >= 1 && i >= end - 4; i--) {
+    const text = l.text(i)!;
+    if (!l.free(i)) continue;
+    const afterState = standardState(l.text(i - 1) ?? "") !== undefined && l.free(i - 1);
+    // Words after a ZIP that follows a state are noise (`... IL 62701 FOO`), kept in other.
+    if (i < end - 2 && !afterState) continue;
+    if (text.length === 5 && isAllDigits(text)) return i;
+    // 6270, 627011, 62701-12 after a state: a ZIP written wrong (SPEC invalid_zip).
+    if (afterState && i === end - 1 && text.length >= 3 && isAllDigits(text.replace("-", ""))) return i;
+  }
+  return -1;
+}
+
+/** First words of multi-word state names and variants (NEW, NORTH, DISTRICT, W, N ...). */
+const MULTI_WORD_STATE_STARTS: ReadonlySet<string> = new Set(
+  [...B_STATES, ...B_STATE_VARIANTS]
+    .map((row) => row[0]!)
+    .filter((name) => name.includes(" "))
+    .map((name) => name.split(" ")[0]!),
+);
+
+/** The state right before `at`: one word or a multi-word name (`NEW YORK`, `NORTH CAROLINA`). */
+function findState(l: Labelling, at: number): { from: number } | null {
+  for (let words = Math.min(MAX_STATE_NAME_WORDS, at - 1); words >= 2; words--) {
+    const from = at - words;
+    if (!MULTI_WORD_STATE_STARTS.has(l.texts[from]!) || !allFree(l, from, at)) continue;
+    const name = l.texts.slice(from, at).join(" ");
+    // WASHINGTON DC is the city WASHINGTON in DC; NEW YORK and WEST VIRGINIA are states.
+    if (standardState(name) !== undefined && standardState(l.text(from)!) === undefined) return { from };
+  }
+  const from = at - 1;
+  const text = l.text(from);
+  if (text === undefined || !l.free(from)) return null;
+  if (from === 0) return at === l.length || l.labels[at] === "zip5" ? stateOnly(text) : null;
+  if (standardState(text) !== undefined) return plausibleState(l, from) ? { from } : null;
+  // Two letters right before a ZIP are a state, valid or not (SPEC `invalid_state`).
+  const beforeZip = l.labels[at] === "zip5";
+  const twoLetters = text.length === 2 && !startsWithDigit(text) && !startsWithDigit(text.slice(1));
+  if (beforeZip && twoLetters && directionalOf(text) === undefined && suffixOf(text) === undefined)
+    return { from };
+  return null;
+}
+
+/**
+ * A state word at the end with no ZIP after it could be a street word (`123 MAIN ST` has no
+ * state; `100 N LA` is no Louisiana): it needs a word before it that is not a house number.
+ */
+function plausibleState(l: Labelling, at: number): boolean {
+  if (l.labels[at + 1] === "zip5" || l.boundary(at)) return true;
+  const before = l.text(at - 1)!;
+  if (startsWithDigit(before) || at < 2) return false;
+  // CT, MT, PR are suffixes too: `123 OAK CT` ends in a suffix unless a suffix came before it.
+  if (suffixOf(l.text(at)) === undefined) return true;
+  for (let i = 1; i < at; i++)
+    if (suffixOf(l.text(i)) !== undefined && startsWithDigit(l.text(0))) return true;
+  return false;
+}
+
+/** A line that is only a state (and ZIP): `IL`, `ILLINOIS 62701`. */
+function stateOnly(text: string): { from: number } | null {
+  return standardState(text) !== undefined ? { from: 0 } : null;
+}
+
+function allFree(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!l.free(i)) return false;
+  return true;
+}

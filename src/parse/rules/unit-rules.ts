@@ -1,0 +1,100 @@
+import { designatorNeedsNumber } from "../../usps/usps.js";
+import type { Labelling } from "./labelling.js";
+import {
+  OTHER_DESIGNATORS,
+  SPELLED_ORDINALS,
+  designatorOf,
+  directionalOf,
+  hasDigit,
+  isOrdinal,
+  isUnitId,
+  startsWithDigit,
+} from "./word-classes.js";
+
+/**
+ * Secondary units from `at` on (Pub 28 §213): `APT 4B`, `# 5`, `STE 300`, `APT # 4`, `REAR`,
+ * `2ND FLOOR`, and a bare number right after the street (`123 MAIN ST 4B`: a unit without
+ * designator, DECISIONS.md). Returns the index after the last unit.
+ */
+export function labelUnits(l: Labelling, at: number, end: number, afterStreet = true): number {
+  let e = at;
+  while (e < end && l.free(e)) {
+    const taken = unitAt(l, e, end, afterStreet && e === at);
+    if (taken === 0) break;
+    e += taken;
+  }
+  return e;
+}
+
+function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean): number {
+  const text = l.text(e)!;
+  const designator = designatorOf(text);
+  if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
+  const next = l.text(e + 1);
+  // 2ND FLOOR, SECOND FL: the number before the designator (usaddress labels them so).
+  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && e + 1 < end && designatorOf(next) === "FL") {
+    l.set(e, e + 1, "occupancyId");
+    l.set(e + 1, e + 2, "occupancyType");
+    return 2;
+  }
+  // 1 SUMMIT CT B, 720 10TH AVE SW A MOUNT VERNON: a lone letter right after the street is a unit.
+  if (
+    rightAfterStreet &&
+    text.length === 1 &&
+    !startsWithDigit(text) &&
+    directionalOf(text) === undefined &&
+    text !== "&"
+  ) {
+    l.set(e, e + 1, "occupancyId");
+    return 1;
+  }
+  // 123 MAIN ST 4B, 801 S CANAL ST C1S: a number right after the street is a unit (DECISIONS.md).
+  if (rightAfterStreet && hasDigit(text) && text.length < 6 && !isOrdinal(text)) {
+    l.set(e, e + 1, "occupancyId");
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * Designators that are never the first word of a city, so one with no number is still a unit
+ * (`123 MAIN ST APT SPRINGFIELD`); KEY, LOT, PIER ... may start a city (KEY WEST) and are not here.
+ */
+const BARE_DESIGNATORS: ReadonlySet<string> = new Set([
+  "APT",
+  "STE",
+  "BLDG",
+  "RM",
+  "TRLR",
+  "UNIT",
+  "DEPT",
+  "SPC",
+  "HNGR",
+  "#",
+]);
+
+function designated(l: Labelling, e: number, end: number, designator: string | undefined): number {
+  let k = e + 1;
+  if (l.text(k) === "#" && k < end) k++;
+  if (
+    k < end &&
+    isUnitId(l.text(k)) &&
+    !(designator !== undefined && !designatorNeedsNumber(designator) && !startsWithDigit(l.text(k)))
+  ) {
+    l.set(e, k, "occupancyType");
+    // APT 13 C, UNIT 2 EAST, # 3 SOUTH: a letter or direction closing the line is part of the number.
+    const tail = k + 2 === end || (k + 2 < end && l.boundary(k + 2)) ? 1 : 0;
+    const last = l.text(k + 1);
+    const joins =
+      tail === 1 && last !== undefined && (last.length === 1 || directionalOf(last) !== undefined);
+    l.set(k, k + (joins ? 2 : 1), "occupancyId");
+    return k + (joins ? 2 : 1) - e;
+  }
+  if (designator === undefined) return 0;
+  // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
+  if (!designatorNeedsNumber(designator) || k === end || l.boundary(k) || BARE_DESIGNATORS.has(designator)) {
+    l.set(e, k, "occupancyType");
+    return k - e;
+  }
+  return 0;
+}

@@ -1,0 +1,159 @@
+/**
+ * Scores the rule-based parser against a hand-labelled corpus in the usaddress XML format
+ * (default: ../shared/data/usaddress/training/labeled.xml). Gold components are the corpus
+ * labels (mapped as ../shared/data/README.md says) run through the same assembly as the parser,
+ * so both sides are standardized alike. Prints the share of addresses with every component right,
+ * per-component precision and recall, token label accuracy and the worst confusions.
+ *
+ * Run: `npm run eval:parser [-- FILE] [--show N]`; `-- --parcels FILE` scores county situs files
+ * instead (tools/eval-parcel-addresses.ts).
+ */
+import { existsSync } from "node:fs";
+import { assemble } from "../src/parse/assemble.js";
+import { readLabelledCorpus } from "../src/parse/corpus/read-labelled-corpus.js";
+import { alignLabels, toServiceLabels } from "../src/parse/corpus/usaddress-labels.js";
+import type { Components, StringComponent } from "../src/parse/parse-answer.js";
+import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
+import { RuleParser } from "../src/parse/rule-parser.js";
+import { tokenize } from "../src/parse/tokenize.js";
+import { projectPath } from "../src/paths.js";
+import { evaluateParcels } from "./eval-parcel-addresses.js";
+
+/** `other` holds what fits nowhere; it is not scored as a component. */
+const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
+
+interface Tally {
+  predicted: number;
+  gold: number;
+  right: number;
+}
+
+export interface Evaluation {
+  addresses: number;
+  exact: number;
+  tokens: number;
+  tokensRight: number;
+  perComponent: Map<StringComponent, Tally>;
+  confusions: Map<string, number>;
+  /** Per confidence band (lower bound): addresses, and how many had every component right. */
+  bands: Map<number, { addresses: number; exact: number }>;
+  failures: Array<{ raw: string; gold: Components; predicted: Components }>;
+}
+
+export function evaluate(path: string): Evaluation {
+  const parser = new RuleParser();
+  const result: Evaluation = {
+    addresses: 0,
+    exact: 0,
+    tokens: 0,
+    tokensRight: 0,
+    perComponent: new Map(SCORED.map((name) => [name, { predicted: 0, gold: 0, right: 0 }])),
+    confusions: new Map(),
+    bands: new Map(BANDS.map((band) => [band, { addresses: 0, exact: 0 }])),
+    failures: [],
+  };
+  for (const address of readLabelledCorpus(path)) {
+    const tokens = tokenize(address.raw);
+    const goldLabels = toServiceLabels(alignLabels(tokens, address.tokens));
+    const predicted = parser.label(tokens);
+    const model = parser.model;
+    const gold = assemble({
+      input: address.raw,
+      tokens,
+      labels: goldLabels,
+      confidence: 1,
+      model,
+    }).components;
+    const answer = parser.parse(address.raw);
+    const mine = answer.components;
+    result.addresses++;
+    let allRight = true;
+    for (const name of SCORED) {
+      const tally = result.perComponent.get(name)!;
+      if (gold[name] !== undefined) tally.gold++;
+      if (mine[name] !== undefined) tally.predicted++;
+      if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
+      if (gold[name] !== mine[name]) allRight = false;
+    }
+    const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
+    band.addresses++;
+    if (allRight) band.exact++;
+    if (allRight) result.exact++;
+    else result.failures.push({ raw: address.raw, gold, predicted: mine });
+    goldLabels.forEach((label, i) => {
+      const guess = predicted.labels[i]!;
+      result.tokens++;
+      if (guess === label) result.tokensRight++;
+      else
+        result.confusions.set(
+          `${label} -> ${guess}`,
+          (result.confusions.get(`${label} -> ${guess}`) ?? 0) + 1,
+        );
+    });
+  }
+  return result;
+}
+
+const BANDS = [1, 0.9, 0.8, 0.6, 0];
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? "   -  " : `${((100 * part) / whole).toFixed(1).padStart(5)}%`;
+}
+
+function report(evaluation: Evaluation, show: number): string {
+  const lines = [
+    `addresses: ${evaluation.addresses}`,
+    `every component right: ${percent(evaluation.exact, evaluation.addresses)} (${evaluation.exact})`,
+    `token labels right:    ${percent(evaluation.tokensRight, evaluation.tokens)} of ${evaluation.tokens}`,
+    "",
+    "component              precision  recall   gold",
+  ];
+  for (const [name, tally] of evaluation.perComponent) {
+    if (tally.gold === 0 && tally.predicted === 0) continue;
+    lines.push(
+      `${name.padEnd(22)} ${percent(tally.right, tally.predicted)}    ${percent(tally.right, tally.gold)}  ${String(tally.gold).padStart(5)}`,
+    );
+  }
+  lines.push("", "confidence    addresses  every component right");
+  for (const [lower, band] of evaluation.bands) {
+    lines.push(
+      `>= ${lower.toFixed(1)}       ${String(band.addresses).padStart(6)}     ${percent(band.exact, band.addresses)}`,
+    );
+  }
+  lines.push("", "worst confusions (gold -> predicted, tokens):");
+  const worst = [...evaluation.confusions].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  for (const [pair, count] of worst) lines.push(`  ${String(count).padStart(4)}  ${pair}`);
+  for (const failure of evaluation.failures.slice(0, show)) {
+    lines.push(
+      "",
+      failure.raw,
+      `  gold: ${JSON.stringify(failure.gold)}`,
+      `  mine: ${JSON.stringify(failure.predicted)}`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+const invokedDirectly = process.argv[1]?.endsWith("eval-parser.js") ?? false;
+if (invokedDirectly) {
+  const args = process.argv.slice(2);
+  const parcelsAt = args.indexOf("--parcels");
+  if (parcelsAt >= 0) {
+    const parcels = evaluateParcels(args[parcelsAt + 1]!);
+    process.stdout.write(
+      `situs addresses: ${parcels.addresses}\nevery component right: ${percent(parcels.right, parcels.addresses)} (${parcels.right})\n` +
+        parcels.failures.slice(0, 20).join("\n") +
+        "\n",
+    );
+    process.exit(0);
+  }
+  const showAt = args.indexOf("--show");
+  const show = showAt >= 0 ? Number(args[showAt + 1]) : 0;
+  const file = args.find((arg, i) => !arg.startsWith("--") && i !== showAt + 1 - (showAt >= 0 ? 0 : 1));
+  const path = file ?? projectPath("..", "shared", "data", "usaddress", "training", "labeled.xml");
+  if (!existsSync(path)) {
+    process.stderr.write(`eval:parser: ${path} not found (needs ../shared/data)\n`);
+    process.exit(2);
+  }
+  process.stdout.write(report(evaluate(path), show));
+}
