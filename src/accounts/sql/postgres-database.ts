@@ -35,6 +35,10 @@ export class PostgresDatabase implements Database {
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A connection lost while checked out is reported as an 'error' event besides the failed
+    // query; without a listener that event would crash the process.
+    const ignore = (): void => {};
+    client.on("error", ignore);
     let broken = false;
     try {
       await client.query("BEGIN");
@@ -52,6 +56,7 @@ export class PostgresDatabase implements Database {
       );
       throw error;
     } finally {
+      client.off("error", ignore);
       client.release(broken);
     }
   }

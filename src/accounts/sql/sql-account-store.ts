@@ -1,7 +1,7 @@
 import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
 import { hashApiKey } from "../api-keys.js";
 import { ACCOUNT_CHANNEL, monthOf, parseChange } from "./account-changes.js";
-import { toNumber } from "./database.js";
+import { readStandings } from "./team-standing.js";
 import type { Database, Subscriber } from "./database.js";
 
 export interface AccountCacheOptions {
@@ -137,27 +137,10 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   }
 
   private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
-    const rows = await this.db.query<{
-      status: "active" | "paused";
-      credit_micros: unknown;
-      budget_micros: unknown;
-      spend_micros: unknown;
-    }>(
-      `SELECT t.status, t.credit_micros, t.budget_micros, m.spend_micros
-         FROM teams t LEFT JOIN monthly_spend m ON m.team_id = t.id AND m.month = $2::date
-        WHERE t.id = $1`,
-      [teamId, month],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      teamId,
-      status: row.status,
-      creditMicros: toNumber(row.credit_micros),
-      budgetMicros: row.budget_micros === null ? null : toNumber(row.budget_micros),
-      monthSpendMicros: toNumber(row.spend_micros),
-      month,
-    };
+    const [team] = await readStandings(this.db, month, teamId);
+    if (!team) return null;
+    const { name: _name, ...standing } = team;
+    return { ...standing, month };
   }
 
   private evictAll(): void {
