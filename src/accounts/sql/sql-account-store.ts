@@ -89,19 +89,42 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     const ttl = this.live
       ? this.options.keyCacheTtlMs
       : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
-    const cached = this.keys.get(hash);
-    if (cached && this.now() - cached.at < ttl) return cached.value;
-    return this.load(`key:${hash}`, this.keys, hash, () => this.readKey(hash));
+    return this.cached(`key:${hash}`, this.keys, hash, ttl, () => this.readKey(hash));
   }
 
   private async standing(teamId: string): Promise<MonthStanding | null> {
-    const cached = this.teams.get(teamId);
     const month = monthOf(new Date(this.now()));
     // A new month starts a new spend count, so a standing of last month is never reused.
-    if (cached && this.now() - cached.at < this.options.teamRefreshMs && cached.value?.month === month) {
-      return cached.value;
-    }
-    return this.load(`team:${teamId}`, this.teams, teamId, () => this.readTeam(teamId, month));
+    return this.cached(
+      `team:${teamId}`,
+      this.teams,
+      teamId,
+      this.options.teamRefreshMs,
+      () => this.readTeam(teamId, month),
+      (standing) => standing?.month === month,
+    );
+  }
+
+  /**
+   * A cached value younger than `ttlMs`, else a fresh read. Past half its life an entry is
+   * re-read in the background, so a busy key or team never waits for the database while the
+   * staleness bound (`ttlMs`) still holds.
+   */
+  private async cached<T>(
+    flight: string,
+    cache: Map<string, Cached<T>>,
+    id: string,
+    ttlMs: number,
+    read: () => Promise<T>,
+    usable: (value: T) => boolean = () => true,
+  ): Promise<T> {
+    const entry = cache.get(id);
+    const age = entry === undefined ? Infinity : this.now() - entry.at;
+    if (entry === undefined || age >= ttlMs || !usable(entry.value))
+      return this.load(flight, cache, id, read);
+    if (age >= ttlMs / 2 && !this.loading.has(flight))
+      void this.load(flight, cache, id, read).catch(() => {});
+    return entry.value;
   }
 
   /** One read per key at a time (concurrent callers share it); cached unless a change raced it. */
