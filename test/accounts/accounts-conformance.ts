@@ -180,6 +180,30 @@ export function accountsConformance(
       assert.ok(keys[0]?.lastUsedAt instanceof Date, "last used is recorded");
     });
 
+    test("request logs older than the retention period are deleted, newer ones kept", async () => {
+      const { teamId, keyId } = await newTeam();
+      const entry = (requestId: string, daysAgo: number) => ({
+        requestId,
+        teamId,
+        keyId,
+        method: "POST",
+        path: "/v1/verify/parse",
+        status: 200,
+        errorCode: null,
+        latencyMs: 1,
+        at: new Date(Date.now() - daysAgo * 86_400_000),
+      });
+      edge.backend.requestLog.append(entry("req_old", 31));
+      edge.backend.requestLog.append(entry("req_recent", 29));
+      await edge.backend.requestLog.flush();
+      assert.ok((await edge.backend.requestLog.prune()) >= 1);
+      const left = await queryRequestLogs(database.db, teamId);
+      assert.deepEqual(
+        left.map((r) => r.requestId),
+        ["req_recent"],
+      );
+    });
+
     test("the ledger bills a request ID once; a voided one is refunded and can never be billed", async () => {
       const { teamId, keyId } = await newTeam();
       const at = new Date();

@@ -47,6 +47,35 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
     }
   });
 
+  test("a replica whose notifications are cut off silently still stops accepting a revoked key within a second", async () => {
+    const teamId = await admin.createTeam("p", 1_000_000);
+    const { keyId, secret } = await admin.createKey(teamId, "k");
+    const { hostname, port, pathname } = new URL(database.url);
+    const proxy = new TcpProxy(hostname, Number(port || 5432));
+    await proxy.start();
+    const db = new PostgresDatabase({
+      url: `postgres://postgres@127.0.0.1:${proxy.port}${pathname}`,
+      timeoutMs: 200,
+    });
+    const replica = await SqlAccountStore.open(db, cache);
+    try {
+      assert.ok(await replica.authenticate(secret));
+      proxy.blackhole();
+      await admin.revokeKey(keyId);
+      const verdict = () =>
+        replica.authenticate(secret).then(
+          (auth) => (auth === null ? "refused" : "accepted"),
+          () => "unavailable",
+        );
+      const after = await waitFor(async () => (await verdict()) !== "accepted", 1000);
+      assert.ok(after < 1000);
+    } finally {
+      await replica.close();
+      await proxy.stop();
+      await db.close();
+    }
+  });
+
   test("group commit from two replicas at once bills every request ID exactly once", async () => {
     const teams = await Promise.all([1, 2, 3].map(() => admin.createTeam("g", 10_000_000)));
     const ledgers = [database.db, await database.another!()].map(
