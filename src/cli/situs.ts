@@ -1,4 +1,5 @@
 import { describeConfig } from "../config.js";
+import { run as runAdmin } from "./admin.js";
 import { serve } from "../main.js";
 import { parseCommand } from "./parse-command.js";
 
@@ -19,6 +20,10 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   parse: parseCommand,
+  admin: {
+    summary: "Manage teams, credit, budgets, API keys, portal users; show usage and logs.",
+    run: runAdmin,
+  },
 };
 
 function usage(): string {

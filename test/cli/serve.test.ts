@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,7 +71,7 @@ const parse = (url: string, key: string) =>
   });
 
 describe("bin/situs serve", () => {
-  test("first start creates and prints the demo key; it works and survives a restart", async () => {
+  test("first start creates and prints the demo key once; it works and survives a restart", async () => {
     const dataDir = freshDataDir();
     const first = await start({ DATA_DIR: dataDir });
     // The key goes to stderr, the listen line to stdout: two pipes, so the key may arrive later.
@@ -81,7 +81,6 @@ describe("bin/situs serve", () => {
       if (key === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.ok(key, `key printed: ${first.stderr()}`);
-    assert.equal(readFileSync(join(dataDir, "demo-api-key"), "utf8").trim(), key);
     assert.equal((await parse(first.url, key)).status, 200);
     assert.equal(await stop(first), 0);
 
