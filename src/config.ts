@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 
 /**
@@ -36,6 +37,11 @@ const boolean: Parse<boolean> = (raw, name) => {
 };
 
 const SCHEMA = {
+  WORKERS: entry(
+    "Server processes sharing the port; default: the number of cores (availableParallelism).",
+    String(availableParallelism()),
+    integer(1, 256),
+  ),
   PORT: entry("TCP port to listen on.", "8080", integer(0, 65535)),
   HOST: entry("Address to bind.", "127.0.0.1", text),
   DATA_DIR: entry("Directory for everything the embedded defaults write.", "./var", (raw) => resolve(raw)),

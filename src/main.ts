@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
@@ -5,6 +6,22 @@ import { buildServices } from "./composition.js";
 import { loadConfig } from "./config.js";
 import type { Config } from "./config.js";
 import { buildApp } from "./http/app.js";
+import { openHostedAccounts } from "./cluster/account-services.js";
+import { runPrimary } from "./cluster/cluster.js";
+
+/**
+ * Runs the service as configured: one process, or with WORKERS > 1 a primary that forks the
+ * workers (each running `serve`) and hosts what they must share.
+ */
+export async function start(config: Config = loadConfig()): Promise<void> {
+  if (config.WORKERS <= 1 || cluster.isWorker) {
+    await serve(config);
+    return;
+  }
+  const log = pino({ level: config.LOG_LEVEL });
+  log.info({ workers: config.WORKERS }, "starting workers");
+  await runPrimary({ workers: config.WORKERS, log, openHost: () => openHostedAccounts(config, log) });
+}
 
 /** Starts the service on its configuration and stops it cleanly on SIGINT or SIGTERM. */
 export async function serve(config: Config = loadConfig()): Promise<FastifyInstance> {
@@ -40,7 +57,7 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
 const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) {
-  serve().catch((error: unknown) => {
+  start().catch((error: unknown) => {
     process.stderr.write(`situs: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

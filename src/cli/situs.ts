@@ -1,6 +1,6 @@
 import { describeConfig } from "../config.js";
 import { run as runAdmin } from "./admin.js";
-import { serve } from "../main.js";
+import { start } from "../main.js";
 import { parseCommand } from "./parse-command.js";
 
 /**
@@ -16,7 +16,7 @@ const COMMANDS: Record<string, Command> = {
   serve: {
     summary: "Run the HTTP API (what `npm start` does); configured by the environment.",
     async run() {
-      await serve();
+      await start();
     },
   },
   parse: parseCommand,

@@ -6,15 +6,27 @@ import type {
   UsageLedger,
   UsageRecord,
 } from "../accounts/accounts.js";
-import type { Channel } from "./rpc.js";
+import type { Channel, Handlers } from "./rpc.js";
 import { serveRpc } from "./rpc.js";
 import { ACCOUNTS_SERVICE } from "./remote-accounts.js";
 
+/**
+ * What a cluster primary may hold for its workers: the accounts database services (when only
+ * one process can open the database: the embedded PGlite) and the key-guess limiter (when no
+ * Redis shares it, so the count holds across workers).
+ */
 export interface HostedAccounts {
-  accounts: AccountStore;
-  usage: UsageLedger;
-  requestLog: RequestLog;
-  keyGuesses: KeyGuessLimiter;
+  accounts?: { accounts: AccountStore; usage: UsageLedger; requestLog: RequestLog };
+  keyGuesses?: KeyGuessLimiter;
+}
+
+export type HostedPart = "accounts" | "limiter";
+
+export function hostedParts(hosted: HostedAccounts): HostedPart[] {
+  return [
+    ...(hosted.accounts ? (["accounts"] as const) : []),
+    ...(hosted.keyGuesses ? (["limiter"] as const) : []),
+  ];
 }
 
 /** Dates cross IPC as ISO strings; the stores expect Date objects. */
@@ -27,17 +39,24 @@ function revive<T extends { at: Date | string }>(record: T): T & { at: Date } {
  * services. A usage batch answers one outcome per record: null once durable, else the reason.
  */
 export function hostAccounts(channel: Channel, hosted: HostedAccounts): () => void {
-  return serveRpc(channel, ACCOUNTS_SERVICE, {
-    authenticate: (secret: string) => hosted.accounts.authenticate(secret),
-    recordUsage: async (records: UsageRecord[]) => {
-      const outcomes = await Promise.allSettled(records.map((record) => hosted.usage.record(revive(record))));
+  const handlers: Handlers = {};
+  const { accounts, keyGuesses } = hosted;
+  if (accounts) {
+    handlers.authenticate = (secret: string) => accounts.accounts.authenticate(secret);
+    handlers.recordUsage = async (records: UsageRecord[]) => {
+      const outcomes = await Promise.allSettled(
+        records.map((record) => accounts.usage.record(revive(record))),
+      );
       return outcomes.map((outcome) => (outcome.status === "fulfilled" ? null : String(outcome.reason)));
-    },
-    appendLogs: (entries: RequestLogEntry[]) => {
-      for (const entry of entries) hosted.requestLog.append(revive(entry));
+    };
+    handlers.appendLogs = (entries: RequestLogEntry[]) => {
+      for (const entry of entries) accounts.requestLog.append(revive(entry));
       return true;
-    },
-    noteUnrecognized: (client: string, keyHash: string) =>
-      hosted.keyGuesses.noteUnrecognized(client, keyHash),
-  });
+    };
+  }
+  if (keyGuesses) {
+    handlers.noteUnrecognized = (client: string, keyHash: string) =>
+      keyGuesses.noteUnrecognized(client, keyHash);
+  }
+  return serveRpc(channel, ACCOUNTS_SERVICE, handlers);
 }

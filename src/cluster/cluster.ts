@@ -1,8 +1,9 @@
 import cluster from "node:cluster";
 import type { Worker } from "node:cluster";
 import type { Logger } from "pino";
-import { hostAccounts } from "./accounts-host.js";
+import { hostAccounts, hostedParts } from "./accounts-host.js";
 import type { HostedAccounts } from "./accounts-host.js";
+import { hostedEnvironment } from "./account-services.js";
 
 /**
  * `WORKERS=N`: N server processes sharing one port (node:cluster; the primary hands out
@@ -27,7 +28,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   let stopping = false;
 
   const fork = (): void => {
-    const worker = cluster.fork({ SITUS_HOSTED_ACCOUNTS: host ? "1" : "" });
+    const worker = cluster.fork(hostedEnvironment(host ? hostedParts(host.hosted) : []));
     if (host) detachers.set(worker, hostAccounts(worker, host.hosted));
   };
 
@@ -58,9 +59,4 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   };
   process.once("SIGTERM", () => void stop());
   process.once("SIGINT", () => void stop());
-}
-
-/** True in a worker whose primary hosts the accounts services. */
-export function accountsAreHosted(): boolean {
-  return cluster.isWorker && process.env.SITUS_HOSTED_ACCOUNTS === "1";
 }

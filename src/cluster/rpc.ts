@@ -27,6 +27,17 @@ export interface Channel {
   off(event: "message", listener: (message: unknown) => void): unknown;
 }
 
+/** This process's channel to its parent (a cluster worker's to its primary). */
+export function parentChannel(): Channel {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error("this process has no IPC channel to a parent");
+  return {
+    send: (message, callback) => send(message, undefined, undefined, callback),
+    on: (event, listener) => process.on(event, listener),
+    off: (event, listener) => process.off(event, listener),
+  };
+}
+
 export type Handlers = Record<string, (...args: never[]) => Promise<unknown> | unknown>;
 
 function isCall(message: unknown, service: string): message is RpcCall {

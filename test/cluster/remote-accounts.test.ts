@@ -47,11 +47,14 @@ function channelPair(): [Channel & { closed: boolean }, Channel & { closed: bool
   return [left, right];
 }
 
-function hosted(): HostedAccounts & {
+interface Hosted {
   accounts: MemoryAccountStore;
   usage: MemoryUsageLedger;
   requestLog: MemoryRequestLog;
-} {
+  keyGuesses: MemoryKeyGuessLimiter;
+}
+
+function hosted(): Hosted {
   const accounts = new MemoryAccountStore();
   accounts.addTeam({ teamId: "team_a" });
   accounts.addKey("team_a", "sk_valid", "key_a");
@@ -63,8 +66,9 @@ function hosted(): HostedAccounts & {
   };
 }
 
-function worker(primarySide: Channel, workerSide: Channel, services: HostedAccounts) {
-  hostAccounts(primarySide, services);
+function worker(primarySide: Channel, workerSide: Channel, services: Hosted) {
+  const host: HostedAccounts = { accounts: services, keyGuesses: services.keyGuesses };
+  hostAccounts(primarySide, host);
   return new RpcClient(workerSide, ACCOUNTS_SERVICE, 500);
 }
 
@@ -76,6 +80,11 @@ const usage = (requestId: string): UsageRecord => ({
   priceMicros: 1000,
   at: new Date("2026-11-20T12:00:00Z"),
 });
+
+/** Waits for a condition that messages crossing the channel make true (bounded: fails the test after 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 5000; waited += 5) await sleep(5);
+}
 
 describe("accounts over IPC", () => {
   test("authenticate answers like the hosted store, and caches verdicts for a bounded time", async () => {
@@ -132,6 +141,15 @@ describe("accounts over IPC", () => {
     await assert.rejects(rpc.call("authenticate", "sk"), /not answered/);
   });
 
+  test("a primary that hosts only the limiter answers limiter calls and refuses the rest", async () => {
+    const services = hosted();
+    const [primary, child] = channelPair();
+    hostAccounts(primary, { keyGuesses: services.keyGuesses });
+    const rpc = new RpcClient(child, ACCOUNTS_SERVICE, 500);
+    assert.equal(await new RemoteKeyGuessLimiter(rpc).noteUnrecognized("10.0.0.9", "h"), false);
+    await assert.rejects(new RemoteAccountStore(rpc).authenticate("sk_valid"), /unknown method/);
+  });
+
   test("two workers share one unknown-key count", async () => {
     const services = hosted(); // limit 2 different keys a minute
     const [primaryA, childA] = channelPair();
@@ -156,11 +174,10 @@ describe("accounts over IPC", () => {
       latencyMs: 1,
     };
     for (const id of ["a", "b", "c", "d"]) log.append({ ...entry, requestId: `req_${id}` });
-    await sleep(10);
-    assert.equal(services.requestLog.entries.length, 3, "a full batch is sent at once");
+    await until(() => services.requestLog.entries.length === 3);
+    assert.equal(services.requestLog.entries.length, 3, "a full batch is sent at once, the rest waits");
     await log.close();
-    await sleep(10);
-    assert.equal(services.requestLog.entries.length, 4);
+    await until(() => services.requestLog.entries.length === 4);
     assert.ok(services.requestLog.entries[0]!.at instanceof Date);
   });
 });
