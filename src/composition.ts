@@ -9,7 +9,7 @@ import {
   MemoryUsageLedger,
 } from "./accounts/memory-accounts.js";
 import type { Config } from "./config.js";
-import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
+import { openConfiguredIndex } from "./parcels/configured-index.js";
 import { PlaceholderParser } from "./parse/placeholder-parser.js";
 import type { Services } from "./services.js";
 
@@ -24,9 +24,10 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const usage = new MemoryUsageLedger();
   const requestLog = new MemoryRequestLog();
   const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
+  const parcels = await openConfiguredIndex(config, log);
   return {
     parser: new PlaceholderParser(),
-    parcels: new EmptyParcelIndex(),
+    parcels,
     accounts,
     usage,
     requestLog,
@@ -38,6 +39,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
     },
     keyCheckTimeoutMs: config.KEY_CHECK_TIMEOUT_MS,
     async close() {
+      parcels.close();
       await Promise.all([accounts.close(), usage.close(), requestLog.close(), keyGuesses.close()]);
     },
   };

@@ -1,5 +1,7 @@
 import { describeConfig } from "../config.js";
 import { serve } from "../main.js";
+import { run as runExport } from "./export.js";
+import { run as runIngest } from "./ingest.js";
 
 /**
  * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, Command> = {
       await serve();
     },
   },
+  ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
+  export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
 };
 
 function usage(): string {

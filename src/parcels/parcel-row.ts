@@ -1,0 +1,49 @@
+import { LOOKUP_COMPONENTS } from "./lookup-types.js";
+
+/**
+ * One address entry of a parcel as the index stores it: every text field normalized (normalize.ts),
+ * `""` for a value the source did not have. A parcel is identified by (fips, apn) (DECISIONS.md
+ * "Identity"); a parcel with several situs addresses has one entry per address.
+ */
+export const TEXT_FIELDS = ["apn", "fips", ...LOOKUP_COMPONENTS] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+export type AddressEntry = Record<TextField, string> & { lat: number | null; lon: number | null };
+
+/** An entry read from an input file, with the lineage column and where it came from. */
+export interface IngestRow extends AddressEntry {
+  parentApns: string[];
+  file: string;
+  line: number;
+}
+
+/** The situs without the unit: what parcels of one building share (DECISIONS.md "Buildings"). */
+export function situsKey(entry: AddressEntry): string {
+  return [
+    entry.zip5,
+    entry.addressNumber,
+    entry.addressNumberSuffix,
+    entry.predirectional,
+    entry.streetName,
+    entry.streetSuffix,
+    entry.postdirectional,
+  ].join("|");
+}
+
+/** The full address of an entry, unit included: what an inferred split or merge is matched on. */
+export function addressKey(entry: AddressEntry): string {
+  return `${situsKey(entry)}|${entry.occupancyId}`;
+}
+
+export function hasAddress(entry: AddressEntry): boolean {
+  return entry.streetName !== "";
+}
+
+/**
+ * The identity key of a parcel: (fips, apn). Address-point data without APNs (OpenAddresses,
+ * Utah address points) is identified by its address instead, so its IDs are stable as long as
+ * the address is; its `apn` is answered as null.
+ */
+export function identityKey(entry: AddressEntry): string {
+  return entry.apn !== "" ? `${entry.fips}\t${entry.apn}` : `${entry.fips}\t~${addressKey(entry)}`;
+}
