@@ -246,11 +246,11 @@ export class DecodedChunk {
     const building = this.buildingIdBytes(row);
     return {
       ...this.entry(row),
-      id: this.idBytes(row).slice(),
-      buildingId: building ? building.slice() : null,
+      id: new Uint8Array(this.idBytes(row)),
+      buildingId: building ? new Uint8Array(building) : null,
       status: this.status(row),
       alias: this.isAlias(row),
-      supersededBy: this.successorBytes(row).map((id) => id.slice()),
+      supersededBy: this.successorBytes(row).map((id) => new Uint8Array(id)),
     };
   }
 }

@@ -4,7 +4,13 @@ import { csvField } from "./csv.js";
 import type { IndexBuild } from "./index-build.js";
 import { TEXT_FIELDS } from "./parcel-row.js";
 
-export const EXPORT_COLUMNS = [...CANONICAL_COLUMNS, "service_id", "building_id", "status", "superseded_by"];
+export const EXPORT_COLUMNS = [
+  ...CANONICAL_COLUMNS,
+  "service_id",
+  "building_id",
+  "status",
+  "superseded_by",
+] as const;
 
 /**
  * Every entry of a build as canonical CSV lines plus the assigned IDs, so a data owner can join the

@@ -16,7 +16,10 @@ export interface PreviousParcel {
 }
 
 export interface PreviousState {
+  /** Parcels that are active or retired, by identity key. */
   parcels: Map<string, PreviousParcel>;
+  /** Superseded records: final (SPEC.md has no way back), carried into every later build. */
+  superseded: StoredEntry[];
   /** situsKey → building ID, so buildings keep their IDs across re-ingests. */
   buildings: Map<string, Uint8Array>;
 }
@@ -36,7 +39,7 @@ export interface IdentityStats {
 }
 
 export function emptyPreviousState(): PreviousState {
-  return { parcels: new Map(), buildings: new Map() };
+  return { parcels: new Map(), superseded: [], buildings: new Map() };
 }
 
 /**
@@ -63,10 +66,11 @@ export function assignIdentities(
   const entries: StoredEntry[] = [];
   const newIds = new Map<string, Uint8Array>();
   for (const [key, rows] of groups) {
+    // A superseded ID never becomes active again (SPEC.md "Parcel status"): an APN that returns
+    // after being superseded is not in `parcels` and gets a new ID; a retired one gets its own back.
     const before = previous.parcels.get(key)?.record;
-    // A superseded ID never becomes active again (SPEC.md "Parcel status"): a returning APN gets a new one.
-    const id = before && before.status !== "superseded" ? before.id : ids.next();
-    if (id === before?.id) stats.keptIds++;
+    const id = before ? before.id : ids.next();
+    if (before) stats.keptIds++;
     else {
       stats.newIds++;
       newIds.set(key, id);
@@ -126,7 +130,7 @@ function carryForward(
       else byAddress.set(addressKey(row), [id]);
     }
   }
-  const carried: StoredEntry[] = [];
+  const carried: StoredEntry[] = [...previous.superseded];
   const successorCount = new Map<string, number>();
   for (const [key, parcel] of previous.parcels) {
     if (groups.has(key)) continue;

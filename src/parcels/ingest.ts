@@ -141,14 +141,15 @@ function addToGroup(groups: Map<string, IngestRow[]>, row: IngestRow): Reject | 
   }
   const address = addressKey(row);
   const same = rows.find((other) => addressKey(other) === address);
-  if (same)
-    return {
-      file: row.file,
-      line: row.line,
-      reason: `duplicate of line ${same.line} (same parcel and address)`,
-    };
-  rows.push(row);
-  return undefined;
+  if (!same) {
+    rows.push(row);
+    return undefined;
+  }
+  const reason =
+    row.apn === ""
+      ? `same address as line ${same.line} (without an APN a parcel is identified by its address)`
+      : `duplicate of line ${same.line} (same parcel and address)`;
+  return { file: row.file, line: row.line, reason };
 }
 
 /** Chunk key of an entry: its ZIP, or `c` + county FIPS when it has none. */
@@ -169,14 +170,15 @@ function groupByChunk(entries: StoredEntry[]): Map<string, StoredEntry[]> {
 
 /** Every parcel of a build with its addresses, and its buildings, for the next build's identities. */
 export async function readPreviousState(build: IndexBuild): Promise<PreviousState> {
-  const state: PreviousState = { parcels: new Map(), buildings: new Map() };
+  const state: PreviousState = { parcels: new Map(), superseded: [], buildings: new Map() };
   const aliases: Array<[string, string]> = [];
   for (let index = 0; index < build.manifest.chunks.length; index++) {
     const chunk = await build.chunk(index);
     for (let row = 0; row < chunk.rows; row++) {
       const entry = chunk.storedEntry(row);
       const key = identityKey(entry);
-      if (entry.alias) aliases.push([key, addressKey(entry)]);
+      if (entry.status === "superseded") state.superseded.push(entry);
+      else if (entry.alias) aliases.push([key, addressKey(entry)]);
       else state.parcels.set(key, { record: entry, addresses: entry.streetName ? [addressKey(entry)] : [] });
       if (entry.buildingId && entry.status === "active")
         state.buildings.set(situsKey(entry), entry.buildingId);
