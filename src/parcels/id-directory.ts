@@ -51,7 +51,7 @@ export class IdCollector {
     const members: number[][] = Array.from({ length: shards }, () => []);
     for (let i = 0; i < this.size; i++) members[shardOf(this.ids, shards, i * 16)]?.push(i);
     for (const list of members) {
-      list.sort((a, b) => this.compare(a, b));
+      this.sortById(list);
       const out = new ByteWriter();
       out.u32(list.length);
       for (const i of list) out.bytes(this.ids.subarray(i * 16, i * 16 + 16));
@@ -61,12 +61,25 @@ export class IdCollector {
     }
   }
 
-  private compare(a: number, b: number): number {
-    for (let offset = 0; offset < 16; offset += 4) {
-      const difference = this.ids.readUInt32BE(a * 16 + offset) - this.ids.readUInt32BE(b * 16 + offset);
-      if (difference !== 0) return difference;
+  /**
+   * Sorts entry numbers by ID bytewise, comparing numbers instead of bytes: bytes 0-5 and 6-11 as
+   * 48-bit integers (exact in a double) and 12-15 as a 32-bit one.
+   */
+  private sortById(list: number[]): void {
+    const keys = new Map<number, [number, number, number]>();
+    for (const i of list) {
+      const at = i * 16;
+      keys.set(i, [
+        this.ids.readUIntBE(at, 6),
+        this.ids.readUIntBE(at + 6, 6),
+        this.ids.readUInt32BE(at + 12),
+      ]);
     }
-    return 0;
+    list.sort((a, b) => {
+      const [a0, a1, a2] = keys.get(a)!;
+      const [b0, b1, b2] = keys.get(b)!;
+      return a0 - b0 || a1 - b1 || a2 - b2;
+    });
   }
 }
 

@@ -52,6 +52,12 @@ export interface IngestReport {
   chunks: number;
   bytes: number;
   seconds: number;
+  /** Seconds spent reading inputs, assigning identities (with the previous build), writing. */
+  phases: Record<string, number>;
+}
+
+function elapsed(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e9;
 }
 
 const PROGRESS_EVERY = 100_000;
@@ -71,14 +77,17 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   for (const input of options.inputs) {
     files.push(await readFile(input, gazetteer, groups, rejects, inferred, options.onProgress));
   }
+  const phases: Record<string, number> = { read: elapsed(started) };
   const previousBuild = await IndexBuild.openCurrent(options.store, new ByteLru(64 << 20));
   const previous = previousBuild ? await readPreviousState(previousBuild) : emptyPreviousState();
   const now = options.now ?? Date.now;
   const { entries, stats } = assignIdentities(groups, previous, new UlidGenerator(now));
+  phases.identity = elapsed(started) - (phases.read ?? 0);
   const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now());
   for (const [key, chunk] of groupByChunk(entries)) await writer.addChunk(key, chunk);
   const manifest = await writer.finish();
   await publishBuild(options.store, manifest);
+  phases.write = elapsed(started) - (phases.read ?? 0) - (phases.identity ?? 0);
   const rows = files.reduce((sum, file) => sum + file.rows, 0);
   return {
     buildId: manifest.buildId,
@@ -97,7 +106,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       manifest.chunks.reduce((sum, chunk) => sum + chunk.bytes, 0) +
       manifest.idShards.reduce((sum, s) => sum + s.bytes, 0) +
       manifest.streets.bytes,
-    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    seconds: elapsed(started),
+    phases,
   };
 }
 

@@ -9,10 +9,12 @@ import { standardDirectional, standardState, standardSuffix, standardUnitDesigna
  */
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 200_000;
+/** Most county values are already clean (uppercase words, single spaces): answered without work. */
+const ALREADY_CLEAN = /^[A-Z0-9]+(?:(?: |(?<=[0-9])[-/](?=[0-9]))[A-Z0-9]+)*$/;
 
 /** Uppercase, punctuation to spaces (keeping `/`, `-` and `#`), whitespace collapsed. */
 export function cleanText(raw: string): string {
-  if (raw === "") return "";
+  if (raw === "" || ALREADY_CLEAN.test(raw)) return raw;
   const cached = cache.get(raw);
   if (cached !== undefined) return cached;
   const clean = raw
@@ -111,6 +113,7 @@ export function splitStreet(raw: string): StreetParts {
 /** `123 1/2` → number `123`, suffix `1/2` (DECISIONS.md "House numbers"). */
 export function splitNumber(raw: string): { addressNumber: string; addressNumberSuffix: string } {
   const clean = cleanText(raw);
+  if (!clean.includes(" ")) return { addressNumber: clean, addressNumberSuffix: "" };
   const match = /^(\S+) (\d+\/\d+|[A-Z])$/.exec(clean);
   if (match) return { addressNumber: match[1] ?? "", addressNumberSuffix: match[2] ?? "" };
   return { addressNumber: clean.replace(/ /g, ""), addressNumberSuffix: "" };

@@ -1,4 +1,5 @@
 import { LOOKUP_COMPONENTS } from "./lookup-types.js";
+import type { StoredEntry } from "./stored-entry.js";
 
 /**
  * One address entry of a parcel as the index stores it: every text field normalized (normalize.ts),
@@ -10,24 +11,19 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 
 export type AddressEntry = Record<TextField, string> & { lat: number | null; lon: number | null };
 
-/** An entry read from an input file, with the lineage column and where it came from. */
-export interface IngestRow extends AddressEntry {
+/**
+ * An entry read from an input file, with the lineage column and where it came from. It carries the
+ * stored fields from the start (filled in by identity.ts) so that millions of rows are not copied.
+ */
+export interface IngestRow extends StoredEntry {
   parentApns: string[];
   file: string;
   line: number;
 }
 
 /** The situs without the unit: what parcels of one building share (DECISIONS.md "Buildings"). */
-export function situsKey(entry: AddressEntry): string {
-  return [
-    entry.zip5,
-    entry.addressNumber,
-    entry.addressNumberSuffix,
-    entry.predirectional,
-    entry.streetName,
-    entry.streetSuffix,
-    entry.postdirectional,
-  ].join("|");
+export function situsKey(e: AddressEntry): string {
+  return `${e.zip5}|${e.addressNumber}|${e.addressNumberSuffix}|${e.predirectional}|${e.streetName}|${e.streetSuffix}|${e.postdirectional}`;
 }
 
 /** The full address of an entry, unit included: what an inferred split or merge is matched on. */
@@ -46,4 +42,36 @@ export function hasAddress(entry: AddressEntry): boolean {
  */
 export function identityKey(entry: AddressEntry): string {
   return entry.apn !== "" ? `${entry.fips}\t${entry.apn}` : `${entry.fips}\t~${addressKey(entry)}`;
+}
+
+const NO_ID = new Uint8Array(16);
+
+/** A row with every field empty: one literal, so all rows share one hidden class (fast access). */
+export function emptyIngestRow(file: string, line: number): IngestRow {
+  return {
+    apn: "",
+    fips: "",
+    addressNumber: "",
+    addressNumberSuffix: "",
+    predirectional: "",
+    streetName: "",
+    streetSuffix: "",
+    postdirectional: "",
+    occupancyType: "",
+    occupancyId: "",
+    city: "",
+    state: "",
+    zip5: "",
+    zip4: "",
+    lat: null,
+    lon: null,
+    id: NO_ID,
+    buildingId: null,
+    status: "active",
+    alias: false,
+    supersededBy: [],
+    parentApns: [],
+    file,
+    line,
+  };
 }

@@ -14,7 +14,7 @@ import {
   splitStreet,
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
-import { TEXT_FIELDS } from "./parcel-row.js";
+import { emptyIngestRow } from "./parcel-row.js";
 
 /** A row that cannot be used: reported with file, line and reason, and counted. */
 export interface Reject {
@@ -68,15 +68,9 @@ export class RowReader {
       const value = fields[index]?.trim() ?? "";
       if (value !== "" || raw[field] === undefined) raw[field] = value;
     }
-    const row = this.emptyRow(line);
+    const row = emptyIngestRow(this.file, line);
     const problem = this.fill(row, raw);
     return problem === undefined ? { row } : this.reject(line, problem);
-  }
-
-  private emptyRow(line: number): IngestRow {
-    const row = { lat: null, lon: null, parentApns: [], file: this.file, line } as unknown as IngestRow;
-    for (const field of TEXT_FIELDS) row[field] = "";
-    return row;
   }
 
   /** Fills a row from raw values; answers the reason when the row cannot be used. */
@@ -93,10 +87,12 @@ export class RowReader {
     row.occupancyId = normalizeUnitId(raw.occupancyId ?? "");
     row.city = cleanText(raw.city ?? "");
     row.state = normalizeState(raw.state ?? "");
-    row.parentApns = (raw.parentApns ?? "")
-      .split(";")
-      .map((apn) => cleanText(apn))
-      .filter((apn) => apn !== "");
+    if (raw.parentApns) {
+      row.parentApns = raw.parentApns
+        .split(";")
+        .map((apn) => cleanText(apn))
+        .filter((apn) => apn !== "");
+    }
     const coordinates = readCoordinates(raw.lat ?? "", raw.lon ?? "");
     if (typeof coordinates === "string") return coordinates;
     [row.lat, row.lon] = coordinates;
