@@ -1,9 +1,11 @@
 import type { ServerTiming } from "../timing.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteLru } from "./chunk-cache.js";
+import type { Gazetteer } from "./gazetteer.js";
+import { nationalGazetteer } from "./gazetteer.js";
+import { ParcelLookup } from "./parcel-lookup.js";
 import { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ParcelRecord } from "./lookup-types.js";
-import { notFoundAnswer } from "./lookup-types.js";
 import type { ParcelIndex } from "./parcel-index.js";
 import { IndexUnavailableError } from "./parcel-index.js";
 
@@ -13,6 +15,8 @@ export interface StoredIndexOptions {
   refreshMs: number;
   onSwitch?: (from: string | null, to: string) => void;
   onRefreshError?: (error: unknown) => void;
+  /** Places for city lookups; the national gazetteer when omitted. */
+  gazetteer?: Gazetteer;
 }
 
 /**
@@ -26,12 +30,14 @@ export class StoredParcelIndex implements ParcelIndex {
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   readonly cache: ByteLru;
+  private readonly matcher: ParcelLookup;
 
   constructor(
     readonly store: BlobStore,
     private readonly options: StoredIndexOptions,
   ) {
     this.cache = new ByteLru(options.cacheBytes);
+    this.matcher = new ParcelLookup(options.gazetteer ?? nationalGazetteer());
   }
 
   /** Opens the store's current build; the index answers 503 until one exists and can be read. */
@@ -77,11 +83,17 @@ export class StoredParcelIndex implements ParcelIndex {
     return timing.measureAsync("r2fetch", () => unavailableOnFailure(() => build.findById(serviceId)));
   }
 
-  async lookup(_request: LookupRequest, timing: ServerTiming): Promise<LookupAnswer | LocationAmbiguity> {
-    this.current();
-    timing.add("r2fetch", 0);
-    timing.add("match", 0);
-    return notFoundAnswer();
+  /** Lookup by address; `r2fetch` is the time spent reading chunks, `match` the rest. */
+  async lookup(request: LookupRequest, timing: ServerTiming): Promise<LookupAnswer | LocationAmbiguity> {
+    const build = this.current();
+    const fetch = { value: 0 };
+    const started = process.hrtime.bigint();
+    try {
+      return await unavailableOnFailure(() => this.matcher.lookup(build, request, fetch));
+    } finally {
+      timing.add("r2fetch", fetch.value);
+      timing.add("match", Number(process.hrtime.bigint() - started) / 1e6 - fetch.value);
+    }
   }
 
   close(): void {

@@ -1,0 +1,202 @@
+import type { DecodedChunk } from "./chunk-format.js";
+import type { Gazetteer } from "./gazetteer.js";
+import type { IndexBuild } from "./index-build.js";
+import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
+import { notFoundAnswer } from "./lookup-types.js";
+import type { Hit, StreetAnswer, StreetQuery } from "./match-ladder.js";
+import { answerHits, candidateOf, matchStreet } from "./match-ladder.js";
+import {
+  cleanText,
+  normalizeDirectional,
+  normalizeState,
+  normalizeStreetName,
+  normalizeSuffix,
+  normalizeUnitId,
+  normalizeZip,
+  splitNumber,
+} from "./normalize.js";
+import { StreetMatcher } from "./street-matcher.js";
+
+/**
+ * Lookup by address (SPEC.md "POST /v1/verify/lookup"): where to search (ZIP, or the city's ZIPs
+ * from the gazetteer), then the matching ladder: exact street in the ZIP's chunk (`chunk`), near-miss
+ * street there (`fuzzy_chunk`), then the same across every ZIP of the city (`whole`, `fuzzy`).
+ */
+export interface LookupQuery extends StreetQuery {
+  streetName: string;
+  zip5: string;
+  city: string;
+  state: string;
+  zipValid: boolean;
+}
+
+/** Normalizes a request with the code ingest uses, so both meet in one spelling. */
+export function normalizeQuery(request: LookupRequest): LookupQuery {
+  const number = splitNumber(request.addressNumber ?? "");
+  const zip = normalizeZip(request.zip5 ?? "");
+  return {
+    addressNumber: number.addressNumber,
+    addressNumberSuffix: cleanText(request.addressNumberSuffix ?? "") || number.addressNumberSuffix,
+    predirectional: normalizeDirectional(request.predirectional ?? ""),
+    streetName: normalizeStreetName(request.streetName),
+    streetSuffix: normalizeSuffix(request.streetSuffix ?? ""),
+    postdirectional: normalizeDirectional(request.postdirectional ?? ""),
+    occupancyId: normalizeUnitId(request.occupancyId ?? ""),
+    zip5: zip?.zip5 ?? "",
+    zipValid: zip !== undefined && (request.zip5 === undefined || zip.zip5 !== ""),
+    city: cleanText(request.city ?? ""),
+    state: normalizeState(request.state ?? ""),
+  };
+}
+
+/** Fuzzy answers rank below every exact one (DECISIONS.md "Fuzzy"): scaled by this, less per edit. */
+const FUZZY_FACTOR = 0.7;
+const FUZZY_PER_EDIT = 0.1;
+
+interface Place {
+  chunks: number[];
+  singleZip: boolean;
+  stateInferred?: string;
+}
+
+export class ParcelLookup {
+  private readonly streetMaps = new WeakMap<DecodedChunk, Map<string, [number, number]>>();
+  private readonly matchers = new WeakMap<DecodedChunk, StreetMatcher>();
+
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async lookup(
+    build: IndexBuild,
+    request: LookupRequest,
+    fetchMs: { value: number },
+  ): Promise<LookupAnswer | LocationAmbiguity> {
+    const query = normalizeQuery(request);
+    const place = this.locate(build, query);
+    if ("error" in place) return place;
+    if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
+    const started = process.hrtime.bigint();
+    const chunks = await Promise.all(place.chunks.map((index) => build.chunk(index)));
+    fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
+    const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
+    const exact = this.exact(query, chunks, place.singleZip);
+    const readPath: ReadPath = place.singleZip ? "chunk" : "whole";
+    if (exact) return withPlace({ ...exact, searched, readPath }, place);
+    const fuzzy = this.fuzzy(query, chunks, place.singleZip);
+    return withPlace({ ...fuzzy, searched, readPath: place.singleZip ? "fuzzy_chunk" : "fuzzy" }, place);
+  }
+
+  /** The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one. */
+  private locate(build: IndexBuild, query: LookupQuery): Place | LocationAmbiguity {
+    if (query.zip5 !== "" || !query.zipValid) {
+      const index = query.zipValid ? build.chunkIndexOf(query.zip5) : -1;
+      return { chunks: index >= 0 ? [index] : [], singleZip: true };
+    }
+    const states = this.gazetteer.statesOf(query.city);
+    let state = query.state;
+    let stateInferred: string | undefined;
+    if (state === "") {
+      if (states.length > 1) return { error: "location_required", states: states.length };
+      state = stateInferred = states[0] ?? "";
+    }
+    const zips = state === "" ? [] : this.gazetteer.zipsOf(query.city, state);
+    const chunks = zips.map((zip) => build.chunkIndexOf(zip)).filter((index) => index >= 0);
+    return { chunks, singleZip: false, ...(stateInferred ? { stateInferred } : {}) };
+  }
+
+  private hits(chunks: DecodedChunk[], name: string): Hit[] {
+    const hits: Hit[] = [];
+    for (const chunk of chunks) {
+      const range = this.streetMap(chunk).get(name);
+      if (!range) continue;
+      for (let row = range[0]; row < range[0] + range[1]; row++) {
+        if (chunk.status(row) === "active") hits.push({ chunk, row });
+      }
+    }
+    return hits;
+  }
+
+  private exact(query: LookupQuery, chunks: DecodedChunk[], singleZip: boolean): StreetAnswer | undefined {
+    const hits = this.hits(chunks, query.streetName);
+    return hits.length > 0 ? matchStreet(query, hits, singleZip) : undefined;
+  }
+
+  /**
+   * Near-miss street names (street-matcher.ts). Every near street that has a fit answers; the
+   * nearest wins only when no other street with a fit is within one more edit, so a typo that two
+   * streets explain about equally is `ambiguous`, never `matched` (DECISIONS.md "Fuzzy").
+   */
+  private fuzzy(
+    query: LookupQuery,
+    chunks: DecodedChunk[],
+    singleZip: boolean,
+  ): StreetAnswer & { fuzzy?: true } {
+    const near = new Map<string, number>();
+    for (const chunk of chunks) {
+      for (const street of this.matcher(chunk).near(query.streetName)) {
+        near.set(street.name, Math.min(near.get(street.name) ?? Infinity, street.distance));
+      }
+    }
+    const found = [...near]
+      .map(([name, distance]) => ({
+        distance,
+        answer: matchStreet(query, this.hits(chunks, name), singleZip),
+      }))
+      .filter((result) => result.answer.status !== "not_found")
+      .sort((a, b) => a.distance - b.distance);
+    const best = found[0];
+    if (!best) return { ...notFoundAnswer() };
+    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (best.distance - 1);
+    const contenders = found.filter((result) => result.distance <= best.distance + 1);
+    if (contenders.length === 1) return scaled(best.answer, factor);
+    const candidates = contenders
+      .flatMap((result) => {
+        const top = answerHits.get(result.answer);
+        return top ? [candidateOf(top, result.answer.matchConfidence)] : result.answer.candidates;
+      })
+      .map((candidate) => ({
+        ...candidate,
+        matchConfidence: candidate.matchConfidence * factor,
+        fuzzy: true as const,
+      }));
+    return { ...notFoundAnswer(), status: "ambiguous", candidates: candidates.slice(0, 10), fuzzy: true };
+  }
+
+  private streetMap(chunk: DecodedChunk): Map<string, [number, number]> {
+    let map = this.streetMaps.get(chunk);
+    if (!map) {
+      map = new Map(
+        chunk
+          .streets()
+          .map((street): [string, [number, number]] => [street.name, [street.first, street.count]]),
+      );
+      this.streetMaps.set(chunk, map);
+    }
+    return map;
+  }
+
+  private matcher(chunk: DecodedChunk): StreetMatcher {
+    let matcher = this.matchers.get(chunk);
+    if (!matcher) {
+      matcher = new StreetMatcher(chunk.streets().map((street) => street.name));
+      this.matchers.set(chunk, matcher);
+    }
+    return matcher;
+  }
+}
+
+function scaled(answer: StreetAnswer, factor: number): StreetAnswer & { fuzzy: true } {
+  return {
+    ...answer,
+    matchConfidence: answer.matchConfidence * factor,
+    candidates: answer.candidates.map((c) => ({
+      ...c,
+      matchConfidence: c.matchConfidence * factor,
+      fuzzy: true as const,
+    })),
+    fuzzy: true,
+  };
+}
+
+function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
+  return place.stateInferred ? { ...answer, state_inferred: place.stateInferred } : answer;
+}

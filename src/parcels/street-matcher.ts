@@ -1,0 +1,54 @@
+import { deletions, editDistance } from "./edit-distance.js";
+
+/**
+ * Near-miss street names within one chunk, by symmetric deletion (SymSpell, Wolf Garbe 2012):
+ * every street name is indexed under all its deletions of up to MAX_EDITS characters; a query's
+ * own deletions then find every name within that many edits without scanning the chunk, and each
+ * candidate is verified with the true edit distance (edit-distance.ts). Typos, transpositions,
+ * missing or doubled letters and spacing (`OAKHILL` / `OAK HILL`) are all one or two edits.
+ */
+export const MAX_EDITS = 2;
+
+/** The edit budget for a name: short names tolerate one edit, longer ones two. */
+export function editBudget(name: string): number {
+  return name.replace(/ /g, "").length <= 4 ? 1 : MAX_EDITS;
+}
+
+export interface NearStreet {
+  name: string;
+  distance: number;
+}
+
+export class StreetMatcher {
+  private readonly index = new Map<string, string[]>();
+  readonly bytes: number;
+
+  constructor(names: readonly string[]) {
+    let bytes = 0;
+    for (const name of names) {
+      for (const key of deletions(name, editBudget(name))) {
+        const list = this.index.get(key);
+        if (list) list.push(name);
+        else this.index.set(key, [name]);
+        bytes += key.length * 2 + 48;
+      }
+    }
+    this.bytes = bytes;
+  }
+
+  /** Street names within the edit budget of `query` (other than itself), nearest first. */
+  near(query: string): NearStreet[] {
+    const budget = editBudget(query);
+    const seen = new Set<string>();
+    const found: NearStreet[] = [];
+    for (const key of deletions(query, budget)) {
+      for (const name of this.index.get(key) ?? []) {
+        if (seen.has(name) || name === query) continue;
+        seen.add(name);
+        const distance = editDistance(query, name, Math.max(budget, editBudget(name)));
+        if (distance <= Math.min(budget, editBudget(name))) found.push({ name, distance });
+      }
+    }
+    return found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
+  }
+}
