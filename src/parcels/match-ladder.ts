@@ -23,6 +23,13 @@ export interface StreetQuery {
   occupancyId: string;
 }
 
+/** One street's active rows (over one or several chunks), found by house number. */
+export interface StreetRows {
+  /** Rows at a house number; `""` for rows with no number recorded. */
+  at(addressNumber: string): Hit[];
+  all(): Hit[];
+}
+
 export type StreetAnswer = Omit<LookupAnswer, "searched" | "readPath" | "fuzzy" | "state_inferred">;
 
 /** Confidences: exact 1; a suffix or directional the input omitted 0.95; one it got wrong 0.8. */
@@ -109,20 +116,30 @@ function ambiguous(hits: Hit[], each = AMBIGUOUS_EACH): StreetAnswer {
   );
 }
 
-/** The answer for a street's rows; `singleZip` allows the no-number weak match of SPEC.md. */
-export function matchStreet(query: StreetQuery, hits: Hit[], singleZip: boolean): StreetAnswer {
-  const unnumbered = hits.filter((hit) => text(hit, "addressNumber") === "");
+/**
+ * The answer for a street's rows. `singleZip` allows the no-number weak match of SPEC.md;
+ * `nearMiss` (a fuzzy street) refuses fits that also need a suffix or directional corrected: two
+ * guesses at once are how a typo becomes a wrong parcel.
+ */
+export function matchStreet(
+  query: StreetQuery,
+  street: StreetRows,
+  singleZip: boolean,
+  nearMiss = false,
+): StreetAnswer {
+  const unnumbered = street.at("");
   if (query.addressNumber === "") {
-    const weak = byParcel(unnumbered).length === 1 ? unnumbered : hits;
+    const weak = byParcel(unnumbered).length === 1 ? unnumbered : street.all();
     const parcels = byParcel(weak);
     return parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
   }
-  const atNumber = hits.filter((hit) => text(hit, "addressNumber") === query.addressNumber);
+  const atNumber = street.at(query.addressNumber);
   if (atNumber.length === 0) {
     const parcels = byParcel(unnumbered);
     return singleZip && parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
   }
   const { fits, confidence } = bestFits(query, atNumber);
+  if (nearMiss && confidence === CORRECTED) return notFound();
   const situses = new Set(fits.map(situsOf));
   if (situses.size > 1) return ambiguous(fits, confidence * AMBIGUOUS_EACH);
   return matchSitus(query, fits, confidence);

@@ -3,8 +3,9 @@ import type { Gazetteer } from "./gazetteer.js";
 import type { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
-import type { Hit, StreetAnswer, StreetQuery } from "./match-ladder.js";
-import { answerHits, candidateOf, matchStreet } from "./match-ladder.js";
+import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
+import { numberOrder } from "./stored-entry.js";
+import { answerHits, candidateOf, matchStreet, notFound } from "./match-ladder.js";
 import {
   cleanText,
   normalizeDirectional,
@@ -15,6 +16,7 @@ import {
   normalizeZip,
   splitNumber,
 } from "./normalize.js";
+import type { NearStreet } from "./street-matcher.js";
 import { StreetMatcher } from "./street-matcher.js";
 
 /**
@@ -103,21 +105,19 @@ export class ParcelLookup {
     return { chunks, singleZip: false, ...(stateInferred ? { stateInferred } : {}) };
   }
 
-  private hits(chunks: DecodedChunk[], name: string): Hit[] {
-    const hits: Hit[] = [];
+  /** The street's rows in every chunk that has it, or undefined when none has. */
+  private street(chunks: DecodedChunk[], name: string): StreetRows | undefined {
+    const ranges: Array<[DecodedChunk, number, number]> = [];
     for (const chunk of chunks) {
       const range = this.streetMap(chunk).get(name);
-      if (!range) continue;
-      for (let row = range[0]; row < range[0] + range[1]; row++) {
-        if (chunk.status(row) === "active") hits.push({ chunk, row });
-      }
+      if (range) ranges.push([chunk, range[0], range[0] + range[1]]);
     }
-    return hits;
+    return ranges.length > 0 ? new ChunkStreetRows(ranges) : undefined;
   }
 
   private exact(query: LookupQuery, chunks: DecodedChunk[], singleZip: boolean): StreetAnswer | undefined {
-    const hits = this.hits(chunks, query.streetName);
-    return hits.length > 0 ? matchStreet(query, hits, singleZip) : undefined;
+    const street = this.street(chunks, query.streetName);
+    return street ? matchStreet(query, street, singleZip) : undefined;
   }
 
   /**
@@ -130,23 +130,26 @@ export class ParcelLookup {
     chunks: DecodedChunk[],
     singleZip: boolean,
   ): StreetAnswer & { fuzzy?: true } {
-    const near = new Map<string, number>();
+    const near = new Map<string, NearStreet>();
     for (const chunk of chunks) {
       for (const street of this.matcher(chunk).near(query.streetName)) {
-        near.set(street.name, Math.min(near.get(street.name) ?? Infinity, street.distance));
+        const known = near.get(street.name);
+        if (!known || street.distance < known.distance) near.set(street.name, street);
       }
     }
-    const found = [...near]
-      .map(([name, distance]) => ({
-        distance,
-        answer: matchStreet(query, this.hits(chunks, name), singleZip),
+    const found = [...near.values()]
+      .map((street) => ({
+        street,
+        answer: matchStreet(query, this.street(chunks, street.name)!, singleZip, true),
       }))
       .filter((result) => result.answer.status !== "not_found")
-      .sort((a, b) => a.distance - b.distance);
-    const best = found[0];
-    if (!best) return { ...notFoundAnswer() };
-    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (best.distance - 1);
-    const contenders = found.filter((result) => result.distance <= best.distance + 1);
+      .sort((a, b) => a.street.distance - b.street.distance);
+    // Only a street with the same digits can answer; any street with a fit within one more edit
+    // (whatever its digits) makes the near miss ambiguous.
+    const best = found.find((result) => result.street.sameDigits);
+    if (!best) return notFound();
+    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (best.street.distance - 1);
+    const contenders = found.filter((result) => result.street.distance <= best.street.distance + 1);
     if (contenders.length === 1) return scaled(best.answer, factor);
     const candidates = contenders
       .flatMap((result) => {
@@ -158,7 +161,7 @@ export class ParcelLookup {
         matchConfidence: candidate.matchConfidence * factor,
         fuzzy: true as const,
       }));
-    return { ...notFoundAnswer(), status: "ambiguous", candidates: candidates.slice(0, 10), fuzzy: true };
+    return { ...notFound(), status: "ambiguous", candidates: candidates.slice(0, 10), fuzzy: true };
   }
 
   private streetMap(chunk: DecodedChunk): Map<string, [number, number]> {
@@ -199,4 +202,37 @@ function scaled(answer: StreetAnswer, factor: number): StreetAnswer & { fuzzy: t
 
 function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
   return place.stateInferred ? { ...answer, state_inferred: place.stateInferred } : answer;
+}
+
+/**
+ * A street's rows by binary search: within a street, chunk rows are sorted by house number
+ * (`numberOrder`, stored-entry.ts), so the rows at one number are one contiguous run.
+ */
+class ChunkStreetRows implements StreetRows {
+  constructor(private readonly ranges: Array<[DecodedChunk, number, number]>) {}
+
+  at(addressNumber: string): Hit[] {
+    const hits: Hit[] = [];
+    for (const [chunk, first, end] of this.ranges) {
+      let low = first;
+      let high = end;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (numberOrder(chunk.text(middle, "addressNumber"), addressNumber) < 0) low = middle + 1;
+        else high = middle;
+      }
+      for (let row = low; row < end && chunk.text(row, "addressNumber") === addressNumber; row++) {
+        if (chunk.status(row) === "active") hits.push({ chunk, row });
+      }
+    }
+    return hits;
+  }
+
+  all(): Hit[] {
+    const hits: Hit[] = [];
+    for (const [chunk, first, end] of this.ranges) {
+      for (let row = first; row < end; row++) if (chunk.status(row) === "active") hits.push({ chunk, row });
+    }
+    return hits;
+  }
 }

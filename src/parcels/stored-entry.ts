@@ -19,7 +19,7 @@ export interface StoredEntry extends AddressEntry {
 }
 
 /** House numbers sort numerically first (`9` before `10`), then as text (`10A` after `10`). */
-function numberOrder(a: string, b: string): number {
+export function numberOrder(a: string, b: string): number {
   const difference = (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0);
   return difference !== 0 ? difference : a < b ? -1 : a > b ? 1 : 0;
 }

@@ -9,14 +9,28 @@ import { deletions, editDistance } from "./edit-distance.js";
  */
 export const MAX_EDITS = 2;
 
-/** The edit budget for a name: short names tolerate one edit, longer ones two. */
+/**
+ * The edit budget for a name: short names tolerate one edit, longer ones two. Numbered streets
+ * (`14TH`) get two because their digits are guarded separately (`sameDigits`).
+ */
 export function editBudget(name: string): number {
-  return name.replace(/ /g, "").length <= 4 ? 1 : MAX_EDITS;
+  return /\d/.test(name) || name.replace(/ /g, "").length > 4 ? MAX_EDITS : 1;
+}
+
+/**
+ * A street number is a number: like house numbers, it is never fuzzy. A near miss must carry the
+ * same digits (in any order, so a swapped `01TH` is still `10TH`): `4TH` is no typo of `14TH`.
+ */
+export function sameDigits(a: string, b: string): boolean {
+  const digits = (text: string): string => [...text.replace(/\D/g, "")].sort().join("");
+  return digits(a) === digits(b);
 }
 
 export interface NearStreet {
   name: string;
   distance: number;
+  /** Whether it can be the answer (see `sameDigits`); others still make a near miss ambiguous. */
+  sameDigits: boolean;
 }
 
 export class StreetMatcher {
@@ -46,7 +60,9 @@ export class StreetMatcher {
         if (seen.has(name) || name === query) continue;
         seen.add(name);
         const distance = editDistance(query, name, Math.max(budget, editBudget(name)));
-        if (distance <= Math.min(budget, editBudget(name))) found.push({ name, distance });
+        if (distance <= Math.min(budget, editBudget(name))) {
+          found.push({ name, distance, sameDigits: sameDigits(query, name) });
+        }
       }
     }
     return found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));

@@ -204,7 +204,8 @@ export function syntheticFips(place: Place): string {
 /** Street names of one ZIP; the last pair are near-identical (one letter apart) on purpose. */
 function streetNames(random: () => number, count: number): string[] {
   const names = new Set<string>();
-  for (let n = 1; names.size < Math.min(count, 40) && n < 40; n++) names.add(ordinal(n));
+  // About a quarter of a town's streets are numbered (1ST, 2ND …), the rest named.
+  for (let n = 1; names.size < Math.ceil(count / 4) && n < 40; n++) names.add(ordinal(n));
   while (names.size < count) {
     const first = WORDS[Math.floor(random() * WORDS.length)] ?? "OAK";
     const second = SECOND[Math.floor(random() * SECOND.length)] ?? "";
