@@ -2,6 +2,7 @@ import { describeConfig } from "../config.js";
 import { serve } from "../main.js";
 import { run as runExport } from "./export.js";
 import { run as runIngest } from "./ingest.js";
+import { run as runLookup } from "./lookup.js";
 
 /**
  * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   },
   ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
   export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
+  lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
 };
 
 function usage(): string {
