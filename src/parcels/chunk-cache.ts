@@ -20,6 +20,17 @@ export class ByteLru {
     return this.used;
   }
 
+  /** The cached value without waiting, marked recent; undefined when not cached. */
+  peek<T extends Sized>(key: string): T | undefined {
+    const cached = this.entries.get(key);
+    if (cached) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      this.hits++;
+    }
+    return cached as T | undefined;
+  }
+
   async get<T extends Sized>(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.entries.get(key);
     if (cached) {

@@ -23,6 +23,10 @@ import { PARCEL_STATUSES } from "./stored-entry.js";
  *   u32 streets, streets × (u32 name string, u32 first row, u32 row count)   the street directory
  */
 const NO_COORDINATE = -0x80000000;
+const FIELD_INDEX = Object.fromEntries(TEXT_FIELDS.map((field, i) => [field, i])) as Record<
+  TextField,
+  number
+>;
 const SCALE = 1e7;
 
 export function encodeChunk(entries: readonly StoredEntry[]): Buffer {
@@ -116,7 +120,9 @@ export class DecodedChunk {
   readonly rows: number;
   private readonly stringOffsets: Uint32Array;
   private readonly stringBase: number;
-  private readonly columns = new Map<TextField, [offset: number, width: number]>();
+  private readonly decoded: Array<string | undefined>;
+  private readonly columnOffsets = new Int32Array(TEXT_FIELDS.length);
+  private readonly columnWidths = new Uint8Array(TEXT_FIELDS.length);
   private readonly idBase: number;
   private readonly buildingIds: number;
   private readonly buildingColumn: [number, number];
@@ -135,10 +141,13 @@ export class DecodedChunk {
     this.stringOffsets = view(data, at, strings + 1);
     at += (strings + 1) * 4;
     this.stringBase = at;
+    this.decoded = new Array<string | undefined>(strings);
     at = align(at + (this.stringOffsets[strings] ?? 0));
     for (const field of TEXT_FIELDS) {
       const width = data[at] ?? 0;
-      this.columns.set(field, [at + 1, width]);
+      const column = FIELD_INDEX[field];
+      this.columnOffsets[column] = at + 1;
+      this.columnWidths[column] = width;
       at = align(at + 1 + width * this.rows);
     }
     this.idBase = at;
@@ -163,25 +172,47 @@ export class DecodedChunk {
 
   /** Bytes held in memory by this chunk (for the cache's budget). */
   get bytes(): number {
-    return this.data.length + this.rows * 8 + this.successorRows.size * 48 + 256;
+    // The decoded-string memo is counted at its table (8 bytes a string), not its lazily filled strings.
+    return this.data.length + this.decoded.length * 8 + this.successorRows.size * 48 + 256;
   }
 
+  /** String `index`, decoded once: lookups compare the same few strings many times. */
   string(index: number): string {
-    return this.data.toString(
-      "utf8",
-      this.stringBase + (this.stringOffsets[index] ?? 0),
-      this.stringBase + (this.stringOffsets[index + 1] ?? 0),
-    );
+    let value = this.decoded[index];
+    if (value === undefined) {
+      value = this.data.toString(
+        "utf8",
+        this.stringBase + (this.stringOffsets[index] ?? 0),
+        this.stringBase + (this.stringOffsets[index + 1] ?? 0),
+      );
+      this.decoded[index] = value;
+    }
+    return value;
+  }
+
+  /** The string index of a row's field: the hot path of every lookup, hence the explicit widths. */
+  textIndex(row: number, field: TextField): number {
+    const column = FIELD_INDEX[field];
+    const width = this.columnWidths[column] ?? 0;
+    const at = (this.columnOffsets[column] ?? 0) + row * width;
+    const data = this.data;
+    if (width === 1) return data[at] ?? 0;
+    if (width === 2) return (data[at] ?? 0) | ((data[at + 1] ?? 0) << 8);
+    return width === 0 ? 0 : data.readUInt32LE(at);
   }
 
   text(row: number, field: TextField): string {
-    const [offset, width] = this.columns.get(field) ?? [0, 0];
-    return width === 0 ? "" : this.string(this.data.readUIntLE(offset + row * width, width));
+    return this.string(this.textIndex(row, field));
   }
 
   /** The parcel ID bytes of a row (a view, not a copy). */
   idBytes(row: number): Uint8Array {
     return this.data.subarray(this.idBase + row * 16, this.idBase + row * 16 + 16);
+  }
+
+  /** The parcel ID as a 16-character latin1 string: a cheap key for comparing and grouping rows. */
+  idKey(row: number): string {
+    return this.data.toString("latin1", this.idBase + row * 16, this.idBase + row * 16 + 16);
   }
 
   id(row: number): string {

@@ -23,6 +23,7 @@ export class MissingBlobError extends Error {
  */
 export class IndexBuild {
   private streetDictionary: StreetDictionary | undefined;
+  private chunkIndexes: Map<string, number> | undefined;
 
   constructor(
     private readonly store: BlobStore,
@@ -57,6 +58,12 @@ export class IndexBuild {
     return openBlob(kind, blob, name);
   }
 
+  /** A chunk already decoded in the cache, without a trip through the event loop. */
+  cachedChunk(index: number): DecodedChunk | undefined {
+    const ref = this.manifest.chunks[index];
+    return ref ? this.cache.peek<DecodedChunk>(`${this.buildId}/${ref.file}`) : undefined;
+  }
+
   async chunk(index: number): Promise<DecodedChunk> {
     const ref = this.manifest.chunks[index];
     if (!ref) throw new CorruptBlobError(`build ${this.buildId}: no chunk ${index}`);
@@ -66,8 +73,10 @@ export class IndexBuild {
     );
   }
 
+  /** The manifest position of a chunk key (`94103`), or -1. */
   chunkIndexOf(key: string): number {
-    return this.manifest.chunks.findIndex((chunk) => chunk.key === key);
+    this.chunkIndexes ??= new Map(this.manifest.chunks.map((chunk, index) => [chunk.key, index]));
+    return this.chunkIndexes.get(key) ?? -1;
   }
 
   async streets(): Promise<StreetDictionary> {

@@ -43,6 +43,7 @@ const MAX_CANDIDATES = 10;
 
 const text = (hit: Hit, field: TextField): string => hit.chunk.text(hit.row, field);
 const idOf = (hit: Hit): string => `adr_${hit.chunk.id(hit.row)}`;
+const keyOf = (hit: Hit): string => hit.chunk.idKey(hit.row);
 const nullable = (value: string): string | null => (value === "" ? null : value);
 
 function buildingOf(hit: Hit): string | null {
@@ -99,7 +100,7 @@ export function notFound(): StreetAnswer {
 function byParcel(hits: Hit[]): Hit[] {
   const parcels = new Map<string, Hit>();
   for (const hit of hits) {
-    const id = idOf(hit);
+    const id = keyOf(hit);
     const known = parcels.get(id);
     if (!known || (text(known, "occupancyId") !== "" && text(hit, "occupancyId") === ""))
       parcels.set(id, hit);
@@ -188,7 +189,7 @@ function bestFits(query: StreetQuery, rows: Hit[]): { fits: Hit[]; confidence: n
 
 /** One situs: a plain parcel, one parcel with alias units, or a building of unit parcels. */
 function matchSitus(query: StreetQuery, rows: Hit[], confidence: number): StreetAnswer {
-  const isBuilding = rows.some((hit) => buildingOf(hit) !== null);
+  const isBuilding = rows.some((hit) => hit.chunk.buildingIdBytes(hit.row) !== null);
   const own = byParcel(rows.filter((hit) => text(hit, "occupancyId") === ""));
   const unitRows = rows.filter((hit) => text(hit, "occupancyId") !== "");
   if (query.occupancyId !== "") {
@@ -205,7 +206,8 @@ function matchSitus(query: StreetQuery, rows: Hit[], confidence: number): Street
       query.occupancyId !== "" ? confidence * UNIT_NOT_FOUND : confidence,
     );
   }
-  const unitParcels = byParcel(unitRows).filter((hit) => !own.some((o) => idOf(o) === idOf(hit)));
+  const ownKeys = new Set(own.map(keyOf));
+  const unitParcels = byParcel(unitRows).filter((hit) => !ownKeys.has(keyOf(hit)));
   const units = unitParcels.map((hit) => candidateOf(hit, confidence * UNIT_NOT_FOUND));
   const unitFlags = { unit_required: true as const, unit_count: unitParcels.length };
   if (own.length > 1) return ambiguous(own, confidence * AMBIGUOUS_EACH);

@@ -77,7 +77,10 @@ export class ParcelLookup {
     if ("error" in place) return place;
     if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
     const started = process.hrtime.bigint();
-    const chunks = await Promise.all(place.chunks.map((index) => build.chunk(index)));
+    const cached = place.chunks.map((index) => build.cachedChunk(index));
+    const chunks = cached.every((chunk) => chunk !== undefined)
+      ? cached
+      : await Promise.all(place.chunks.map((index) => build.chunk(index)));
     fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
     const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
     const exact = this.exact(query, chunks, place.singleZip);
