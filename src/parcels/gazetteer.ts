@@ -34,7 +34,8 @@ export class Gazetteer {
       const states = this.byCity.get(place.city) ?? new Map<string, string[]>();
       this.byCity.set(place.city, states);
       pushTo(states, place.state, place.zip5);
-      pushTo(this.grid, cellKey(place.lat, place.lon), place);
+      // Military ZIPs (APO/FPO) sit at 0°, 0°: they are nobody's nearest ZIP.
+      if (place.lat !== 0 || place.lon !== 0) pushTo(this.grid, cellKey(place.lat, place.lon), place);
     }
   }
 
