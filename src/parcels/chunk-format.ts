@@ -37,7 +37,7 @@ export function encodeChunk(entries: readonly StoredEntry[]): Buffer {
     if (index === undefined) strings.set(value, (index = strings.size));
     return index;
   };
-  const columns = TEXT_FIELDS.map((field) => entries.map((entry) => intern(entry[field])));
+  const columns = TEXT_FIELDS.map((field) => internColumn(entries, field, intern));
   out.u32(entries.length);
   out.u32(strings.size);
   writeStrings(out, [...strings.keys()]);
@@ -51,6 +51,26 @@ export function encodeChunk(entries: readonly StoredEntry[]): Buffer {
   writeSuccessors(out, entries);
   writeStreets(out, entries, strings);
   return out.result();
+}
+
+/** A column's string indexes; sorted rows repeat values (street, city, ZIP), so the last one is reused. */
+function internColumn(
+  entries: readonly StoredEntry[],
+  field: TextField,
+  intern: (value: string) => number,
+): number[] {
+  const column = new Array<number>(entries.length);
+  let last = "";
+  let lastIndex = intern("");
+  for (let i = 0; i < entries.length; i++) {
+    const value = entries[i]![field];
+    if (value !== last) {
+      last = value;
+      lastIndex = intern(value);
+    }
+    column[i] = lastIndex;
+  }
+  return column;
 }
 
 function writeStrings(out: ByteWriter, values: string[]): void {

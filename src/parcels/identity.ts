@@ -162,9 +162,15 @@ function explicitSuccessors(
  * building. Every active entry at the situs gets the building's ID. Answers how many buildings.
  */
 function assignBuildings(entries: StoredEntry[], known: Map<string, Uint8Array>, ids: UlidGenerator): number {
+  // Only a situs where some entry has a unit can be a building: find those first, cheaply.
+  const withUnits = new Set<string>();
+  for (const entry of entries)
+    if (entry.occupancyId !== "") withUnits.add(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`);
+  if (withUnits.size === 0) return 0;
   const bySitus = new Map<string, StoredEntry[]>();
   for (const entry of entries) {
     if (entry.status !== "active" || !hasAddress(entry)) continue;
+    if (!withUnits.has(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`)) continue;
     const key = situsKey(entry);
     const list = bySitus.get(key);
     if (list) list.push(entry);

@@ -45,6 +45,8 @@ export function identityKey(entry: AddressEntry): string {
 }
 
 const NO_ID = new Uint8Array(16);
+/** Shared by every row that has no lineage (most): code replaces these arrays, never pushes to them. */
+const NONE = Object.freeze([]) as unknown as never[];
 
 /** A row with every field empty: one literal, so all rows share one hidden class (fast access). */
 export function emptyIngestRow(file: string, line: number): IngestRow {
@@ -69,8 +71,8 @@ export function emptyIngestRow(file: string, line: number): IngestRow {
     buildingId: null,
     status: "active",
     alias: false,
-    supersededBy: [],
-    parentApns: [],
+    supersededBy: NONE,
+    parentApns: NONE,
     file,
     line,
   };
