@@ -50,19 +50,18 @@ export class StreetMatcher {
     this.bytes = bytes;
   }
 
-  /** Street names within the edit budget of `query` (other than itself), nearest first. */
+  /** Street names `query` is within their edit budget of (other than itself), nearest first. */
   near(query: string): NearStreet[] {
-    const budget = editBudget(query);
+    // The budget is the candidate street's: `ENER` is two edits from `CENTER`, a 6-letter name.
     const seen = new Set<string>();
     const found: NearStreet[] = [];
-    for (const key of deletions(query, budget)) {
+    for (const key of deletions(query, MAX_EDITS)) {
       for (const name of this.index.get(key) ?? []) {
         if (seen.has(name) || name === query) continue;
         seen.add(name);
-        const distance = editDistance(query, name, Math.max(budget, editBudget(name)));
-        if (distance <= Math.min(budget, editBudget(name))) {
-          found.push({ name, distance, sameDigits: sameDigits(query, name) });
-        }
+        const budget = editBudget(name);
+        const distance = editDistance(query, name, budget);
+        if (distance <= budget) found.push({ name, distance, sameDigits: sameDigits(query, name) });
       }
     }
     return found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
