@@ -66,20 +66,18 @@ export class IdCollector {
    * 48-bit integers (exact in a double) and 12-15 as a 32-bit one.
    */
   private sortById(list: number[]): void {
-    const keys = new Map<number, [number, number, number]>();
+    const high = new Map<number, number>();
+    const middle = new Map<number, number>();
     for (const i of list) {
-      const at = i * 16;
-      keys.set(i, [
-        this.ids.readUIntBE(at, 6),
-        this.ids.readUIntBE(at + 6, 6),
-        this.ids.readUInt32BE(at + 12),
-      ]);
+      high.set(i, this.ids.readUIntBE(i * 16, 6));
+      middle.set(i, this.ids.readUIntBE(i * 16 + 6, 6));
     }
-    list.sort((a, b) => {
-      const [a0, a1, a2] = keys.get(a)!;
-      const [b0, b1, b2] = keys.get(b)!;
-      return a0 - b0 || a1 - b1 || a2 - b2;
-    });
+    list.sort(
+      (a, b) =>
+        high.get(a)! - high.get(b)! ||
+        middle.get(a)! - middle.get(b)! ||
+        this.ids.readUInt32BE(a * 16 + 12) - this.ids.readUInt32BE(b * 16 + 12),
+    );
   }
 }
 
