@@ -128,15 +128,15 @@ export function matchStreet(
   singleZip: boolean,
   nearMiss = false,
 ): StreetAnswer {
-  const unnumbered = street.at("");
   if (query.addressNumber === "") {
+    const unnumbered = street.at("");
     const weak = byParcel(unnumbered).length === 1 ? unnumbered : street.all();
     const parcels = byParcel(weak);
     return parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
   }
   const atNumber = street.at(query.addressNumber);
   if (atNumber.length === 0) {
-    const parcels = byParcel(unnumbered);
+    const parcels = byParcel(street.at(""));
     return singleZip && parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
   }
   const { fits, confidence } = bestFits(query, atNumber);

@@ -4,7 +4,6 @@ import type { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
 import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
-import { numberOrder } from "./stored-entry.js";
 import { answerHits, candidateOf, matchStreet, notFound } from "./match-ladder.js";
 import {
   cleanText,
@@ -83,11 +82,20 @@ export class ParcelLookup {
       : await Promise.all(place.chunks.map((index) => build.chunk(index)));
     fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
     const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
+    // Answers are fresh objects: diagnostics are added in place (spreading them is costly per lookup).
     const exact = this.exact(query, chunks, place.singleZip);
-    const readPath: ReadPath = place.singleZip ? "chunk" : "whole";
-    if (exact) return withPlace({ ...exact, searched, readPath }, place);
-    const fuzzy = this.fuzzy(query, chunks, place.singleZip);
-    return withPlace({ ...fuzzy, searched, readPath: place.singleZip ? "fuzzy_chunk" : "fuzzy" }, place);
+    const readPath: ReadPath = exact
+      ? place.singleZip
+        ? "chunk"
+        : "whole"
+      : place.singleZip
+        ? "fuzzy_chunk"
+        : "fuzzy";
+    const answer: LookupAnswer = Object.assign(exact ?? this.fuzzy(query, chunks, place.singleZip), {
+      searched,
+      readPath,
+    });
+    return withPlace(answer, place);
   }
 
   /** The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one. */
@@ -204,7 +212,8 @@ function scaled(answer: StreetAnswer, factor: number): StreetAnswer & { fuzzy: t
 }
 
 function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
-  return place.stateInferred ? { ...answer, state_inferred: place.stateInferred } : answer;
+  if (place.stateInferred) answer.state_inferred = place.stateInferred;
+  return answer;
 }
 
 /**
@@ -216,12 +225,16 @@ class ChunkStreetRows implements StreetRows {
 
   at(addressNumber: string): Hit[] {
     const hits: Hit[] = [];
+    const wanted = parseInt(addressNumber, 10) || 0;
     for (const [chunk, first, end] of this.ranges) {
+      // Lower bound under numberOrder, with the query's numeric value computed once.
       let low = first;
       let high = end;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (numberOrder(chunk.text(middle, "addressNumber"), addressNumber) < 0) low = middle + 1;
+        const text = chunk.text(middle, "addressNumber");
+        const difference = (parseInt(text, 10) || 0) - wanted;
+        if (difference < 0 || (difference === 0 && text < addressNumber)) low = middle + 1;
         else high = middle;
       }
       for (let row = low; row < end && chunk.text(row, "addressNumber") === addressNumber; row++) {
