@@ -40,6 +40,32 @@ export class ByteWriter {
     this.length += width;
   }
 
+  /** Many unsigned integers of one width (1, 2 or 4 bytes), reserved once: columns of 60,000 rows. */
+  uints(values: ArrayLike<number>, width: number): void {
+    this.reserve(values.length * width);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i] ?? 0;
+      if (width === 1) buffer[at++] = value;
+      else if (width === 2) {
+        buffer[at++] = value & 0xff;
+        buffer[at++] = value >>> 8;
+      } else {
+        buffer.writeUInt32LE(value, at);
+        at += 4;
+      }
+    }
+    this.length = at;
+  }
+
+  /** Many signed 32-bit integers, reserved once. */
+  i32s(values: ArrayLike<number>): void {
+    this.reserve(values.length * 4);
+    for (let i = 0; i < values.length; i++) this.buffer.writeInt32LE(values[i] ?? 0, this.length + i * 4);
+    this.length += values.length * 4;
+  }
+
   bytes(data: Uint8Array): void {
     this.reserve(data.length);
     this.buffer.set(data, this.length);
