@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
 import { openAccountServices } from "./cluster/account-services.js";
 import type { Config } from "./config.js";
-import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
+import { openConfiguredIndex } from "./parcels/configured-index.js";
 import { RuleParser } from "./parse/rule-parser.js";
 import type { Services } from "./services.js";
 
@@ -12,9 +12,10 @@ export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
 export async function buildServices(config: Config, log: Logger): Promise<Services> {
   mkdirSync(config.DATA_DIR, { recursive: true });
   const accounts = await openAccountServices(config, log);
+  const parcels = await openConfiguredIndex(config, log);
   return {
     parser: new RuleParser(),
-    parcels: new EmptyParcelIndex(),
+    parcels,
     accounts: accounts.accounts,
     usage: accounts.usage,
     requestLog: accounts.requestLog,
@@ -25,6 +26,9 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       lookup_by_id: config.PRICE_LOOKUP_BY_ID_MICROS,
     },
     keyCheckTimeoutMs: config.KEY_CHECK_TIMEOUT_MS,
-    close: () => accounts.close(),
+    async close() {
+      parcels.close();
+      await accounts.close();
+    },
   };
 }

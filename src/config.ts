@@ -117,6 +117,28 @@ const SCHEMA = {
     "2000",
     integer(0, 1e12),
   ),
+  INDEX: entry(
+    "Parcel index store: a directory, file:///DIR or s3://BUCKET/PREFIX; unset: the demo index in DATA_DIR/index (built on first start).",
+    undefined,
+    text,
+  ),
+  INDEX_REFRESH_MS: entry(
+    "How often to look for a newly published index build (0: never).",
+    "5000",
+    integer(0, 3_600_000),
+  ),
+  CHUNK_CACHE_BYTES: entry(
+    "Memory for decoded index chunks (LRU, bytes).",
+    "268435456",
+    integer(1 << 20, 2 ** 40),
+  ),
+  S3_ENDPOINT: entry("Endpoint of an S3-compatible store (R2, MinIO); unset: AWS.", undefined, text),
+  S3_REGION: entry("Region of the S3 store.", "us-east-1", text),
+  S3_FORCE_PATH_STYLE: entry(
+    "Path-style S3 URLs (MinIO, most local servers); default: true with S3_ENDPOINT.",
+    undefined,
+    boolean,
+  ),
 } as const;
 
 type Schema = typeof SCHEMA;

@@ -2,6 +2,9 @@ import { describeConfig } from "../config.js";
 import { run as runAdmin } from "./admin.js";
 import { start } from "../main.js";
 import { parseCommand } from "./parse-command.js";
+import { run as runExport } from "./export.js";
+import { run as runIngest } from "./ingest.js";
+import { run as runLookup } from "./lookup.js";
 
 /**
  * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
@@ -24,6 +27,9 @@ const COMMANDS: Record<string, Command> = {
     summary: "Manage teams, credit, budgets, API keys, portal users; show usage and logs.",
     run: runAdmin,
   },
+  ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
+  export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
+  lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
 };
 
 function usage(): string {

@@ -33,6 +33,7 @@ export async function startService(env: Record<string, string>): Promise<Service
       HOST: "127.0.0.1",
       PORT: String(port),
       LOG_LEVEL: "warn",
+      WORKERS: "1", // replicas are what these tests run; workers have their own test
       DATA_DIR: mkdtempSync(join(tmpdir(), "situs-service-")),
       ...env,
     },
@@ -42,7 +43,7 @@ export async function startService(env: Record<string, string>): Promise<Service
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000; // a first PGlite start on a busy CI machine takes seconds
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited at start: ${stderr}`);
     const up = await fetch(`${url}/health-probe`).then(

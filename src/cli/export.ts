@@ -1,0 +1,28 @@
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import { ByteLru } from "../parcels/chunk-cache.js";
+import { exportLines } from "../parcels/export.js";
+import { IndexBuild } from "../parcels/index-build.js";
+import { openBlobStore } from "../parcels/open-blob-store.js";
+import { s3Environment } from "./index-location.js";
+
+/** `situs export --index DIR [--output FILE]`: every parcel of the current build as CSV. */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { index: { type: "string" }, output: { type: "string" } } });
+  if (!values.index) {
+    process.stderr.write("Usage: situs export --index DIR|s3://BUCKET/PREFIX [--output FILE]\n");
+    return 2;
+  }
+  const build = await IndexBuild.openCurrent(
+    openBlobStore(values.index, s3Environment()),
+    new ByteLru(64 << 20),
+  );
+  if (!build) throw new Error(`no published build in ${values.index}`);
+  const out = values.output ? createWriteStream(values.output) : process.stdout;
+  for await (const line of exportLines(build)) {
+    if (!out.write(`${line}\n`)) await once(out, "drain");
+  }
+  if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
+  return 0;
+}

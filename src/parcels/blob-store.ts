@@ -1,0 +1,62 @@
+import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+
+/**
+ * Where index builds live: a flat namespace of immutable blobs keyed by `/`-separated names,
+ * plus the `CURRENT` pointer that publishing replaces atomically. `get` answers undefined for a
+ * blob that does not exist and throws when the store cannot be read at all.
+ */
+export interface BlobStore {
+  get(key: string): Promise<Buffer | undefined>;
+  /** Writes a blob so that readers see either nothing or all of it. */
+  put(key: string, data: Uint8Array): Promise<void>;
+  /** Keys under a prefix (recursively). */
+  list(prefix: string): Promise<string[]>;
+  delete(keys: string[]): Promise<void>;
+  /** A URL naming the store, for logs and reports. */
+  readonly url: string;
+}
+
+/** A directory on local disk; writes go to a temporary file renamed into place (atomic on POSIX). */
+export class LocalBlobStore implements BlobStore {
+  constructor(readonly root: string) {}
+
+  get url(): string {
+    return `file://${this.root}`;
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(join(this.root, key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  async put(key: string, data: Uint8Array): Promise<void> {
+    const path = join(this.root, key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(temporary, data);
+    await rename(temporary, path);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const base = join(this.root, prefix);
+    try {
+      const entries = await readdir(base, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
+        .map((entry) => relative(this.root, join(entry.parentPath, entry.name)))
+        .sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => rm(join(this.root, key), { force: true })));
+  }
+}

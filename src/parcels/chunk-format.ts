@@ -1,0 +1,352 @@
+import { encodeUlid } from "./binary-ulid.js";
+import { ByteWriter, widthFor } from "./byte-writer.js";
+import type { AddressEntry, TextField } from "./parcel-row.js";
+import { TEXT_FIELDS } from "./parcel-row.js";
+import type { ParcelStatus, StoredEntry } from "./stored-entry.js";
+import { PARCEL_STATUSES } from "./stored-entry.js";
+
+/**
+ * A chunk: every address entry of one ZIP (the unit a lookup reads), column by column, rows sorted
+ * by `entryOrder` so that one street's rows are contiguous. Payload layout (inside the envelope of
+ * blob-envelope.ts; little-endian; sections start on 4-byte boundaries):
+ *
+ *   u32 rows, u32 strings
+ *   u32 offsets[strings + 1]        string i is bytes[offsets[i], offsets[i+1]) (UTF-8); 0 is ""
+ *   bytes                           the strings
+ *   14 text columns, TEXT_FIELDS order: u8 width (0, 1, 2 or 4) then rows × width string indexes
+ *                                   (width 0: the column is "" on every row)
+ *   rows × 16 bytes                 parcel ID (binary ULID)
+ *   u32 buildings, buildings × 16   building IDs; then u8 width, rows × width (0 none, else i + 1)
+ *   i32 lat[rows], i32 lon[rows]    1e-7 degrees; INT32_MIN for none
+ *   u8 flags[rows]                  bits 0-1 status (PARCEL_STATUSES index), bit 2 alias
+ *   u32 n, n × (u32 row, u32 count, count × 16)   successors of superseded rows
+ *   u32 streets, streets × (u32 name string, u32 first row, u32 row count)   the street directory
+ */
+const NO_COORDINATE = -0x80000000;
+const FIELD_INDEX = Object.fromEntries(TEXT_FIELDS.map((field, i) => [field, i])) as Record<
+  TextField,
+  number
+>;
+const SCALE = 1e7;
+/**
+ * One reader per field: `entry[field]` with a variable `field` is a slow keyed load in V8, and
+ * encoding reads 14 fields of every row.
+ */
+const READ_FIELD: Record<TextField, (entry: AddressEntry) => string> = {
+  apn: (e) => e.apn,
+  fips: (e) => e.fips,
+  addressNumber: (e) => e.addressNumber,
+  addressNumberSuffix: (e) => e.addressNumberSuffix,
+  predirectional: (e) => e.predirectional,
+  streetName: (e) => e.streetName,
+  streetSuffix: (e) => e.streetSuffix,
+  postdirectional: (e) => e.postdirectional,
+  occupancyType: (e) => e.occupancyType,
+  occupancyId: (e) => e.occupancyId,
+  city: (e) => e.city,
+  state: (e) => e.state,
+  zip5: (e) => e.zip5,
+  zip4: (e) => e.zip4,
+};
+const STATUS_CODE = Object.fromEntries(PARCEL_STATUSES.map((status, i) => [status, i])) as Record<
+  ParcelStatus,
+  number
+>;
+
+export function encodeChunk(entries: readonly StoredEntry[]): Buffer {
+  const out = new ByteWriter();
+  const strings = new Map<string, number>([["", 0]]);
+  const intern = (value: string): number => {
+    let index = strings.get(value);
+    if (index === undefined) strings.set(value, (index = strings.size));
+    return index;
+  };
+  const columns = TEXT_FIELDS.map((field) => internColumn(entries, READ_FIELD[field], intern));
+  out.u32(entries.length);
+  out.u32(strings.size);
+  writeStrings(out, [...strings.keys()]);
+  for (const column of columns) writeColumn(out, column);
+  for (const entry of entries) out.bytes(entry.id);
+  writeBuildings(out, entries);
+  const fixed = (value: number | null): number =>
+    value === null ? NO_COORDINATE : Math.round(value * SCALE);
+  out.i32s(entries.map((entry) => fixed(entry.lat)));
+  out.i32s(entries.map((entry) => fixed(entry.lon)));
+  out.uints(
+    entries.map((entry) => STATUS_CODE[entry.status] | (entry.alias ? 4 : 0)),
+    1,
+  );
+  out.align();
+  writeSuccessors(out, entries);
+  writeStreets(out, entries, strings);
+  return out.result();
+}
+
+/** A column's string indexes; sorted rows repeat values (street, city, ZIP), so the last one is reused. */
+function internColumn(
+  entries: readonly StoredEntry[],
+  read: (entry: AddressEntry) => string,
+  intern: (value: string) => number,
+): number[] {
+  const column = new Array<number>(entries.length);
+  let last = "";
+  let lastIndex = intern("");
+  for (let i = 0; i < entries.length; i++) {
+    const value = read(entries[i]!);
+    if (value !== last) {
+      last = value;
+      lastIndex = intern(value);
+    }
+    column[i] = lastIndex;
+  }
+  return column;
+}
+
+function writeStrings(out: ByteWriter, values: string[]): void {
+  const encoded = values.map((value) => Buffer.from(value, "utf8"));
+  let offset = 0;
+  out.u32(0);
+  for (const bytes of encoded) out.u32((offset += bytes.length));
+  for (const bytes of encoded) out.bytes(bytes);
+  out.align();
+}
+
+function writeColumn(out: ByteWriter, values: readonly number[]): void {
+  const width = widthFor(values.reduce((max, value) => (value > max ? value : max), 0));
+  out.u8(width);
+  if (width > 0) out.uints(values, width);
+  out.align();
+}
+
+function writeBuildings(out: ByteWriter, entries: readonly StoredEntry[]): void {
+  const buildings = new Map<string, number>();
+  const column = entries.map((entry) => {
+    if (!entry.buildingId) return 0;
+    const key = Buffer.from(entry.buildingId).toString("latin1");
+    let index = buildings.get(key);
+    if (index === undefined) buildings.set(key, (index = buildings.size + 1));
+    return index;
+  });
+  out.u32(buildings.size);
+  for (const key of buildings.keys()) out.bytes(Buffer.from(key, "latin1"));
+  writeColumn(out, column);
+}
+
+function writeSuccessors(out: ByteWriter, entries: readonly StoredEntry[]): void {
+  let count = 0;
+  for (const entry of entries) if (entry.supersededBy.length > 0) count++;
+  out.u32(count);
+  entries.forEach((entry, row) => {
+    if (entry.supersededBy.length === 0) return;
+    out.u32(row);
+    out.u32(entry.supersededBy.length);
+    for (const id of entry.supersededBy) out.bytes(id);
+  });
+}
+
+function writeStreets(out: ByteWriter, entries: readonly StoredEntry[], strings: Map<string, number>): void {
+  const streets: Array<[number, number, number]> = [];
+  entries.forEach((entry, row) => {
+    const last = streets[streets.length - 1];
+    const name = strings.get(entry.streetName) ?? 0;
+    if (name === 0) return;
+    if (last && last[0] === name) last[2]++;
+    else streets.push([name, row, 1]);
+  });
+  out.u32(streets.length);
+  for (const street of streets) for (const value of street) out.u32(value);
+}
+
+/** One street of a chunk: its name and the contiguous rows that carry it. */
+export interface ChunkStreet {
+  name: string;
+  first: number;
+  count: number;
+}
+
+/** A decoded chunk: views over the inflated payload, values read on demand. */
+export class DecodedChunk {
+  readonly rows: number;
+  private readonly stringOffsets: Uint32Array;
+  private readonly stringBase: number;
+  private readonly decoded: Array<string | undefined>;
+  private readonly columnOffsets = new Int32Array(TEXT_FIELDS.length);
+  private readonly columnWidths = new Uint8Array(TEXT_FIELDS.length);
+  private readonly idBase: number;
+  private readonly buildingIds: number;
+  private readonly buildingColumn: [number, number];
+  private readonly lats: Int32Array;
+  private readonly lons: Int32Array;
+  private readonly flagBase: number;
+  private readonly successorRows = new Map<number, number>();
+  private streetList: ChunkStreet[] | undefined;
+  private readonly streetBase: number;
+
+  constructor(private readonly data: Buffer) {
+    let at = 0;
+    const u32 = (): number => ((at += 4), data.readUInt32LE(at - 4));
+    this.rows = u32();
+    const strings = u32();
+    this.stringOffsets = view(data, at, strings + 1);
+    at += (strings + 1) * 4;
+    this.stringBase = at;
+    this.decoded = new Array<string | undefined>(strings);
+    at = align(at + (this.stringOffsets[strings] ?? 0));
+    for (const field of TEXT_FIELDS) {
+      const width = data[at] ?? 0;
+      const column = FIELD_INDEX[field];
+      this.columnOffsets[column] = at + 1;
+      this.columnWidths[column] = width;
+      at = align(at + 1 + width * this.rows);
+    }
+    this.idBase = at;
+    at += this.rows * 16;
+    const buildings = u32();
+    this.buildingIds = at;
+    at += buildings * 16;
+    this.buildingColumn = [at + 1, data[at] ?? 0];
+    at = align(at + 1 + this.buildingColumn[1] * this.rows);
+    this.lats = int32View(data, at, this.rows);
+    this.lons = int32View(data, at + this.rows * 4, this.rows);
+    at += this.rows * 8;
+    this.flagBase = at;
+    at = align(at + this.rows);
+    const successors = u32();
+    for (let i = 0; i < successors; i++) {
+      this.successorRows.set(data.readUInt32LE(at), at + 4);
+      at += 8 + data.readUInt32LE(at + 4) * 16;
+    }
+    this.streetBase = at;
+  }
+
+  /** Bytes held in memory by this chunk (for the cache's budget). */
+  get bytes(): number {
+    // The decoded-string memo is counted at its table (8 bytes a string), not its lazily filled strings.
+    return this.data.length + this.decoded.length * 8 + this.successorRows.size * 48 + 256;
+  }
+
+  /** String `index`, decoded once: lookups compare the same few strings many times. */
+  string(index: number): string {
+    let value = this.decoded[index];
+    if (value === undefined) {
+      value = this.data.toString(
+        "utf8",
+        this.stringBase + (this.stringOffsets[index] ?? 0),
+        this.stringBase + (this.stringOffsets[index + 1] ?? 0),
+      );
+      this.decoded[index] = value;
+    }
+    return value;
+  }
+
+  /** The string index of a row's field: the hot path of every lookup, hence the explicit widths. */
+  textIndex(row: number, field: TextField): number {
+    const column = FIELD_INDEX[field];
+    const width = this.columnWidths[column] ?? 0;
+    const at = (this.columnOffsets[column] ?? 0) + row * width;
+    const data = this.data;
+    if (width === 1) return data[at] ?? 0;
+    if (width === 2) return (data[at] ?? 0) | ((data[at + 1] ?? 0) << 8);
+    return width === 0 ? 0 : data.readUInt32LE(at);
+  }
+
+  text(row: number, field: TextField): string {
+    return this.string(this.textIndex(row, field));
+  }
+
+  /** The parcel ID bytes of a row (a view, not a copy). */
+  idBytes(row: number): Uint8Array {
+    return this.data.subarray(this.idBase + row * 16, this.idBase + row * 16 + 16);
+  }
+
+  /** The parcel ID as a 16-character latin1 string: a cheap key for comparing and grouping rows. */
+  idKey(row: number): string {
+    return this.data.toString("latin1", this.idBase + row * 16, this.idBase + row * 16 + 16);
+  }
+
+  id(row: number): string {
+    return encodeUlid(this.data, this.idBase + row * 16);
+  }
+
+  buildingIdBytes(row: number): Uint8Array | null {
+    const [offset, width] = this.buildingColumn;
+    const index = width === 0 ? 0 : this.data.readUIntLE(offset + row * width, width);
+    if (index === 0) return null;
+    const start = this.buildingIds + (index - 1) * 16;
+    return this.data.subarray(start, start + 16);
+  }
+
+  lat(row: number): number | null {
+    const value = this.lats[row] ?? NO_COORDINATE;
+    return value === NO_COORDINATE ? null : value / SCALE;
+  }
+
+  lon(row: number): number | null {
+    const value = this.lons[row] ?? NO_COORDINATE;
+    return value === NO_COORDINATE ? null : value / SCALE;
+  }
+
+  status(row: number): ParcelStatus {
+    return PARCEL_STATUSES[(this.data[this.flagBase + row] ?? 0) & 3] ?? "active";
+  }
+
+  isAlias(row: number): boolean {
+    return ((this.data[this.flagBase + row] ?? 0) & 4) !== 0;
+  }
+
+  successorBytes(row: number): Uint8Array[] {
+    const at = this.successorRows.get(row);
+    if (at === undefined) return [];
+    const count = this.data.readUInt32LE(at);
+    return Array.from({ length: count }, (_, i) => this.data.subarray(at + 4 + i * 16, at + 20 + i * 16));
+  }
+
+  /** The street directory: each street name with its contiguous rows, in name order. */
+  streets(): ChunkStreet[] {
+    if (this.streetList) return this.streetList;
+    const count = this.data.readUInt32LE(this.streetBase);
+    const list: ChunkStreet[] = [];
+    for (let i = 0, at = this.streetBase + 4; i < count; i++, at += 12) {
+      list.push({
+        name: this.string(this.data.readUInt32LE(at)),
+        first: this.data.readUInt32LE(at + 4),
+        count: this.data.readUInt32LE(at + 8),
+      });
+    }
+    return (this.streetList = list);
+  }
+
+  entry(row: number): AddressEntry {
+    const entry = { lat: this.lat(row), lon: this.lon(row) } as AddressEntry;
+    for (const field of TEXT_FIELDS) entry[field] = this.text(row, field);
+    return entry;
+  }
+
+  storedEntry(row: number): StoredEntry {
+    const building = this.buildingIdBytes(row);
+    return {
+      ...this.entry(row),
+      id: new Uint8Array(this.idBytes(row)),
+      buildingId: building ? new Uint8Array(building) : null,
+      status: this.status(row),
+      alias: this.isAlias(row),
+      supersededBy: this.successorBytes(row).map((id) => new Uint8Array(id)),
+    };
+  }
+}
+
+function align(offset: number): number {
+  return (offset + 3) & ~3;
+}
+
+function int32View(data: Buffer, offset: number, count: number): Int32Array {
+  const words = view(data, offset, count);
+  return new Int32Array(words.buffer, words.byteOffset, count);
+}
+
+/** A Uint32Array over `count` values at `offset`, copied when the buffer is not 4-byte aligned. */
+function view(data: Buffer, offset: number, count: number): Uint32Array {
+  const start = data.byteOffset + offset;
+  if (start % 4 === 0) return new Uint32Array(data.buffer, start, count);
+  return new Uint32Array(data.buffer.slice(start, start + count * 4));
+}

@@ -1,0 +1,117 @@
+import { createRequire } from "node:module";
+
+/**
+ * The national places gazetteer (DECISIONS.md "Places"): US ZIP codes with their city, state and
+ * coordinates from the `zipcodes` npm package (pinned in package.json). It answers which states a
+ * city name exists in, which ZIPs serve a city, and which ZIP is nearest a point (used on ingest
+ * for address points that carry coordinates but no ZIP, such as OpenAddresses extracts).
+ */
+export interface Place {
+  zip5: string;
+  city: string;
+  state: string;
+  lat: number;
+  lon: number;
+}
+
+interface ZipcodesEntry {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+  country: string;
+}
+
+export class Gazetteer {
+  private readonly byZip = new Map<string, Place>();
+  private readonly byCity = new Map<string, Map<string, string[]>>();
+  private readonly grid = new Map<string, Place[]>();
+
+  constructor(places: Iterable<Place>) {
+    for (const place of places) {
+      this.byZip.set(place.zip5, place);
+      const states = this.byCity.get(place.city) ?? new Map<string, string[]>();
+      this.byCity.set(place.city, states);
+      pushTo(states, place.state, place.zip5);
+      // Military ZIPs (APO/FPO) sit at 0°, 0°: they are nobody's nearest ZIP.
+      if (place.lat !== 0 || place.lon !== 0) pushTo(this.grid, cellKey(place.lat, place.lon), place);
+    }
+  }
+
+  get size(): number {
+    return this.byZip.size;
+  }
+
+  zip(zip5: string): Place | undefined {
+    return this.byZip.get(zip5);
+  }
+
+  /** States in which a (normalized, uppercase) city name exists. */
+  statesOf(city: string): string[] {
+    return [...(this.byCity.get(city)?.keys() ?? [])].sort();
+  }
+
+  zipsOf(city: string, state: string): string[] {
+    return this.byCity.get(city)?.get(state) ?? [];
+  }
+
+  /** Every ZIP, in ascending order (for the synthetic generator). */
+  allPlaces(): Place[] {
+    return [...this.byZip.values()].sort((a, b) => a.zip5.localeCompare(b.zip5));
+  }
+
+  /**
+   * The ZIP whose centroid is nearest the point, searching the 1° cells around it (about 110 km);
+   * within `state` when given. Undefined when no ZIP is that close.
+   */
+  nearestZip(lat: number, lon: number, state = ""): Place | undefined {
+    let best: Place | undefined;
+    let bestDistance = Infinity;
+    for (let dLat = -1; dLat <= 1; dLat++) {
+      for (let dLon = -1; dLon <= 1; dLon++) {
+        for (const place of this.grid.get(cellKey(lat + dLat, lon + dLon)) ?? []) {
+          if (state !== "" && place.state !== state) continue;
+          const distance =
+            (place.lat - lat) ** 2 + ((place.lon - lon) * Math.cos((lat * Math.PI) / 180)) ** 2;
+          if (distance >= bestDistance) continue;
+          best = place;
+          bestDistance = distance;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function cellKey(lat: number, lon: number): string {
+  return `${Math.floor(lat)},${Math.floor(lon)}`;
+}
+
+let national: Gazetteer | undefined;
+
+/** The gazetteer of the `zipcodes` package, loaded once (about 40 ms). */
+export function nationalGazetteer(): Gazetteer {
+  if (national) return national;
+  const require = createRequire(import.meta.url);
+  const { codes } = require("zipcodes/lib/codes.js") as { codes: Record<string, ZipcodesEntry> };
+  const places: Place[] = [];
+  for (const entry of Object.values(codes)) {
+    if (entry.country !== "US" || !/^\d{5}$/.test(entry.zip)) continue;
+    places.push({
+      zip5: entry.zip,
+      city: entry.city.toUpperCase(),
+      state: entry.state,
+      lat: entry.latitude,
+      lon: entry.longitude,
+    });
+  }
+  national = new Gazetteer(places);
+  return national;
+}

@@ -1,0 +1,198 @@
+import type { UlidGenerator } from "./binary-ulid.js";
+import type { IngestRow } from "./parcel-row.js";
+import { addressKey, hasAddress, situsKey } from "./parcel-row.js";
+import type { StoredEntry } from "./stored-entry.js";
+
+/**
+ * Identity and lineage (DECISIONS.md "Identity", "Buildings"): which ID each parcel of a new build
+ * gets, what happened to the parcels of the previous build that are gone, and which entries form
+ * buildings. Pure: the caller reads the previous build and writes the new one.
+ */
+export interface PreviousParcel {
+  /** The parcel's record (its primary entry) as last built. */
+  record: StoredEntry;
+  /** Every address the parcel had (primary and aliases), as `addressKey`s. */
+  addresses: string[];
+}
+
+export interface PreviousState {
+  /** Parcels that are active or retired, by identity key. */
+  parcels: Map<string, PreviousParcel>;
+  /** Superseded records: final (SPEC.md has no way back), carried into every later build. */
+  superseded: StoredEntry[];
+  /** situsKey → building ID, so buildings keep their IDs across re-ingests. */
+  buildings: Map<string, Uint8Array>;
+}
+
+export interface IdentityStats {
+  keptIds: number;
+  newIds: number;
+  /** Parcels of the previous build replaced now (explicitly or inferred), and how. */
+  superseded: number;
+  supersededByLineage: number;
+  supersededByAddress: number;
+  splits: number;
+  merges: number;
+  /** Parcels gone with no successor now; kept answerable by ID. */
+  retired: number;
+  buildings: number;
+}
+
+export function emptyPreviousState(): PreviousState {
+  return { parcels: new Map(), superseded: [], buildings: new Map() };
+}
+
+/**
+ * Assigns IDs to the parcels of a new build (grouped by identity key; the first row without a unit
+ * is the parcel's record, further rows its alias addresses) and carries the previous build's
+ * parcels that are gone forward as superseded or retired.
+ */
+export function assignIdentities(
+  groups: Map<string, IngestRow[]>,
+  previous: PreviousState,
+  ids: UlidGenerator,
+): { entries: StoredEntry[]; stats: IdentityStats } {
+  const stats: IdentityStats = {
+    keptIds: 0,
+    newIds: 0,
+    superseded: 0,
+    supersededByLineage: 0,
+    supersededByAddress: 0,
+    splits: 0,
+    merges: 0,
+    retired: 0,
+    buildings: 0,
+  };
+  const entries: StoredEntry[] = [];
+  const newIds = new Map<string, Uint8Array>();
+  for (const [key, rows] of groups) {
+    // A superseded ID never becomes active again (SPEC.md "Parcel status"): an APN that returns
+    // after being superseded is not in `parcels` and gets a new ID; a retired one gets its own back.
+    const before = previous.parcels.get(key)?.record;
+    const id = before ? before.id : ids.next();
+    if (before) stats.keptIds++;
+    else {
+      stats.newIds++;
+      newIds.set(key, id);
+    }
+    const primary = Math.max(
+      0,
+      rows.findIndex((row) => row.occupancyId === ""),
+    );
+    rows.forEach((row, i) => entries.push(toEntry(row, id, i !== primary)));
+  }
+  entries.push(...carryForward(groups, previous, newIds, stats));
+  stats.buildings = assignBuildings(entries, previous.buildings, ids);
+  return { entries, stats };
+}
+
+/** The row becomes the stored entry in place: no copy of millions of rows. */
+function toEntry(row: IngestRow, id: Uint8Array, alias: boolean): StoredEntry {
+  row.id = id;
+  row.alias = alias;
+  return row;
+}
+
+/** The previous build's parcels that are gone: superseded when they have successors, else retired. */
+function carryForward(
+  groups: Map<string, IngestRow[]>,
+  previous: PreviousState,
+  newIds: Map<string, Uint8Array>,
+  stats: IdentityStats,
+): StoredEntry[] {
+  if (previous.parcels.size === 0) return [...previous.superseded];
+  const explicit = explicitSuccessors(groups, previous, newIds);
+  const byAddress = new Map<string, Uint8Array[]>();
+  for (const [key, id] of newIds) {
+    for (const row of groups.get(key) ?? []) {
+      if (!hasAddress(row)) continue;
+      const list = byAddress.get(addressKey(row));
+      if (list) list.push(id);
+      else byAddress.set(addressKey(row), [id]);
+    }
+  }
+  const carried: StoredEntry[] = [...previous.superseded];
+  const successorCount = new Map<string, number>();
+  for (const [key, parcel] of previous.parcels) {
+    if (groups.has(key)) continue;
+    const record = { ...parcel.record, alias: false };
+    let successors = explicit.get(key) ?? [];
+    if (successors.length > 0) stats.supersededByLineage++;
+    else if (record.status === "active") {
+      successors = unique(parcel.addresses.flatMap((address) => byAddress.get(address) ?? []));
+      if (successors.length > 0) stats.supersededByAddress++;
+    }
+    if (successors.length > 0) {
+      Object.assign(record, { status: "superseded", supersededBy: successors });
+      stats.superseded++;
+      if (successors.length > 1) stats.splits++;
+      for (const id of successors) countUp(successorCount, Buffer.from(id).toString("hex"));
+    } else if (record.status === "active") {
+      record.status = "retired";
+      stats.retired++;
+    }
+    carried.push(record);
+  }
+  stats.merges = [...successorCount.values()].filter((count) => count > 1).length;
+  return carried;
+}
+
+/** `parent_apns`: a parent that is gone from the new data is superseded by the children naming it. */
+function explicitSuccessors(
+  groups: Map<string, IngestRow[]>,
+  previous: PreviousState,
+  newIds: Map<string, Uint8Array>,
+): Map<string, Uint8Array[]> {
+  const successors = new Map<string, Uint8Array[]>();
+  for (const [key, rows] of groups) {
+    const id = newIds.get(key) ?? previous.parcels.get(key)?.record.id;
+    if (!id) continue;
+    for (const parent of new Set(rows.flatMap((row) => row.parentApns.map((apn) => `${row.fips}\t${apn}`)))) {
+      if (groups.has(parent) || !previous.parcels.has(parent)) continue;
+      successors.set(parent, [...(successors.get(parent) ?? []), id]);
+    }
+  }
+  return successors;
+}
+
+/**
+ * Buildings (DECISIONS.md): a situs where some unit entry belongs to a parcel that has no entry
+ * without a unit there. So unit parcels (condos) make a building with the unitless parcel as its
+ * own, while one parcel listing its apartments as alias addresses is a single parcel, not a
+ * building. Every active entry at the situs gets the building's ID. Answers how many buildings.
+ */
+function assignBuildings(entries: StoredEntry[], known: Map<string, Uint8Array>, ids: UlidGenerator): number {
+  // Only a situs where some entry has a unit can be a building: find those first, cheaply.
+  const withUnits = new Set<string>();
+  for (const entry of entries)
+    if (entry.occupancyId !== "") withUnits.add(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`);
+  if (withUnits.size === 0) return 0;
+  const bySitus = new Map<string, StoredEntry[]>();
+  for (const entry of entries) {
+    if (entry.status !== "active" || !hasAddress(entry)) continue;
+    if (!withUnits.has(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`)) continue;
+    const key = situsKey(entry);
+    const list = bySitus.get(key);
+    if (list) list.push(entry);
+    else bySitus.set(key, [entry]);
+  }
+  let buildings = 0;
+  for (const [key, list] of bySitus) {
+    if (!list.some((entry) => entry.occupancyId !== "")) continue;
+    const unitless = new Set(list.filter((entry) => entry.occupancyId === "").map((entry) => entry.id));
+    if (!list.some((entry) => entry.occupancyId !== "" && !unitless.has(entry.id))) continue;
+    const id = known.get(key) ?? ids.next();
+    for (const entry of list) entry.buildingId = id;
+    buildings++;
+  }
+  return buildings;
+}
+
+function unique(ids: Uint8Array[]): Uint8Array[] {
+  const seen = new Map(ids.map((id) => [Buffer.from(id).toString("hex"), id]));
+  return [...seen.values()];
+}
+
+function countUp(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}

@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
+import { decodeUlid, encodeUlid } from "./binary-ulid.js";
+import { CorruptBlobError, openBlob } from "./blob-envelope.js";
+import type { BlobKind } from "./blob-envelope.js";
+import type { BlobStore } from "./blob-store.js";
+import type { ByteLru } from "./chunk-cache.js";
+import { DecodedChunk } from "./chunk-format.js";
+import { IdShard, shardOf } from "./id-directory.js";
+import type { ParcelRecord } from "./lookup-types.js";
+import type { BlobRef, Manifest } from "./manifest.js";
+import { buildPrefix, parseCurrent, parseManifest } from "./manifest.js";
+import { StreetDictionary } from "./street-dictionary.js";
+
+/** A file of the build is missing from the store: the build cannot answer (503, not 404). */
+export class MissingBlobError extends Error {
+  override name = "MissingBlobError";
+}
+
+/**
+ * One published build, read through the shared byte-bounded cache. Every file is checked against
+ * the manifest (size, CRC-32) and its own envelope before it is decoded.
+ */
+export class IndexBuild {
+  private streetDictionary: StreetDictionary | undefined;
+  private chunkIndexes: Map<string, number> | undefined;
+  private chunkKeys: string[] | undefined;
+
+  constructor(
+    private readonly store: BlobStore,
+    readonly manifest: Manifest,
+    private readonly cache: ByteLru,
+  ) {}
+
+  get buildId(): string {
+    return this.manifest.buildId;
+  }
+
+  /** The build CURRENT names, or undefined when the store holds none yet. */
+  static async openCurrent(store: BlobStore, cache: ByteLru): Promise<IndexBuild | undefined> {
+    const pointerBytes = await store.get("CURRENT");
+    if (!pointerBytes) return undefined;
+    const pointer = parseCurrent(pointerBytes.toString("utf8"));
+    const manifestBytes = await store.get(`${buildPrefix(pointer.buildId)}/manifest.json`);
+    if (!manifestBytes) throw new MissingBlobError(`build ${pointer.buildId}: manifest missing`);
+    if (createHash("sha256").update(manifestBytes).digest("hex") !== pointer.manifestSha256) {
+      throw new CorruptBlobError(`build ${pointer.buildId}: manifest checksum mismatch`);
+    }
+    return new IndexBuild(store, parseManifest(manifestBytes.toString("utf8"), pointer.buildId), cache);
+  }
+
+  private async read(ref: BlobRef, kind: BlobKind): Promise<Buffer> {
+    const name = `${buildPrefix(this.buildId)}/${ref.file}`;
+    const blob = await this.store.get(name);
+    if (!blob) throw new MissingBlobError(`${name}: missing`);
+    if (blob.length !== ref.bytes || crc32(blob) !== ref.crc32) {
+      throw new CorruptBlobError(`${name}: does not match the manifest`);
+    }
+    return openBlob(kind, blob, name);
+  }
+
+  /** A chunk already decoded in the cache, without a trip through the event loop. */
+  cachedChunk(index: number): DecodedChunk | undefined {
+    const key = this.chunkCacheKey(index);
+    return key === undefined ? undefined : this.cache.peek<DecodedChunk>(key);
+  }
+
+  /** Cache keys of chunks, made once: a lookup asks for its chunk many thousand times a second. */
+  private chunkCacheKey(index: number): string | undefined {
+    this.chunkKeys ??= this.manifest.chunks.map((ref) => `${this.buildId}/${ref.file}`);
+    return this.chunkKeys[index];
+  }
+
+  async chunk(index: number): Promise<DecodedChunk> {
+    const ref = this.manifest.chunks[index];
+    if (!ref) throw new CorruptBlobError(`build ${this.buildId}: no chunk ${index}`);
+    return this.cache.get(
+      this.chunkCacheKey(index) ?? ref.file,
+      async () => new DecodedChunk(await this.read(ref, "chunk")),
+    );
+  }
+
+  /** The manifest position of a chunk key (`94103`), or -1. */
+  chunkIndexOf(key: string): number {
+    this.chunkIndexes ??= new Map(this.manifest.chunks.map((chunk, index) => [chunk.key, index]));
+    return this.chunkIndexes.get(key) ?? -1;
+  }
+
+  async streets(): Promise<StreetDictionary> {
+    this.streetDictionary ??= new StreetDictionary(await this.read(this.manifest.streets, "streets"));
+    return this.streetDictionary;
+  }
+
+  /** Where a parcel's record is: one shard, then one chunk. */
+  async locate(id: Uint8Array): Promise<{ chunk: DecodedChunk; row: number } | undefined> {
+    const shards = this.manifest.idShards;
+    const ref = shards[shardOf(id, shards.length)];
+    if (!ref) return undefined;
+    const shard = await this.cache.get(
+      `${this.buildId}/${ref.file}`,
+      async () => new IdShard(await this.read(ref, "idShard")),
+    );
+    const place = shard.find(id);
+    if (!place) return undefined;
+    return { chunk: await this.chunk(place.chunk), row: place.row };
+  }
+
+  /** The record of `adr_<ULID>`, or undefined when no parcel ever had it. */
+  async findById(serviceId: string): Promise<ParcelRecord | undefined> {
+    const id = decodeUlid(serviceId.slice(4));
+    if (!id) return undefined;
+    const place = await this.locate(id);
+    return place ? parcelRecord(place.chunk, place.row) : undefined;
+  }
+}
+
+const nullable = (value: string): string | null => (value === "" ? null : value);
+
+/** SPEC.md "Parcel record" from a chunk row; a retired parcel answers as last known, `active`. */
+export function parcelRecord(chunk: DecodedChunk, row: number): ParcelRecord {
+  const building = chunk.buildingIdBytes(row);
+  const superseded = chunk.status(row) === "superseded";
+  const text = (field: Parameters<DecodedChunk["text"]>[1]): string | null =>
+    nullable(chunk.text(row, field));
+  return {
+    status: superseded ? "superseded" : "active",
+    service_id: `adr_${chunk.id(row)}`,
+    superseded_by: superseded ? chunk.successorBytes(row).map((id) => `adr_${encodeUlid(id)}`) : [],
+    building_id: building ? `bld_${encodeUlid(building)}` : null,
+    apn: text("apn"),
+    fips: text("fips"),
+    lat: chunk.lat(row),
+    lon: chunk.lon(row),
+    addressNumber: text("addressNumber"),
+    addressNumberSuffix: text("addressNumberSuffix"),
+    predirectional: text("predirectional"),
+    streetName: text("streetName"),
+    streetSuffix: text("streetSuffix"),
+    postdirectional: text("postdirectional"),
+    occupancyId: text("occupancyId"),
+    city: text("city"),
+    state: text("state"),
+    zip5: text("zip5"),
+    zip4: text("zip4"),
+  };
+}

@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
+import { encodeUlid, UlidGenerator } from "./binary-ulid.js";
+import { sealBlob } from "./blob-envelope.js";
+import type { BlobKind } from "./blob-envelope.js";
+import type { BlobStore } from "./blob-store.js";
+import { encodeChunk } from "./chunk-format.js";
+import { IdCollector, shardCountFor } from "./id-directory.js";
+import type { BlobRef, BuildCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
+import { buildPrefix, MANIFEST_FORMAT } from "./manifest.js";
+import { FORMAT_VERSION } from "./blob-envelope.js";
+import type { StoredEntry } from "./stored-entry.js";
+import { entryOrder } from "./stored-entry.js";
+import { encodeStreetDictionary } from "./street-dictionary.js";
+
+/** How many builds publishing keeps (the new one and its predecessors) for readers still on them. */
+export const KEPT_BUILDS = 3;
+const PARALLEL_WRITES = 8;
+
+/**
+ * Writes one immutable build: chunks as they come, then the ID directory, the street dictionary
+ * and the manifest; `publish` then points `CURRENT` at it. Nothing a reader can see changes until
+ * that last single write, so a build that fails half-way is never served.
+ */
+export class BuildWriter {
+  readonly buildId: string;
+  private readonly chunks: ChunkRef[] = [];
+  private readonly chunkStreets: string[][] = [];
+  private readonly ids = new IdCollector();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly counts: BuildCounts = {
+    parcels: 0,
+    entries: 0,
+    active: 0,
+    superseded: 0,
+    retired: 0,
+    buildings: 0,
+  };
+  private readonly buildings = new Set<string>();
+
+  constructor(
+    private readonly store: BlobStore,
+    private readonly previousBuildId: string | null,
+    now = Date.now(),
+  ) {
+    this.buildId = `b_${encodeUlid(new UlidGenerator(() => now).next())}`;
+  }
+
+  /** Adds the chunk of one ZIP (or county); sorts its entries in place. */
+  async addChunk(key: string, entries: StoredEntry[]): Promise<void> {
+    entries.sort(entryOrder);
+    const index = this.chunks.length;
+    const streets: string[] = [];
+    entries.forEach((entry, row) => {
+      if (!entry.alias) this.countParcel(entry, index, row);
+      if (entry.streetName !== "" && streets[streets.length - 1] !== entry.streetName)
+        streets.push(entry.streetName);
+    });
+    this.counts.entries += entries.length;
+    this.chunkStreets.push(streets);
+    const file = `chunks/${key}.bin`;
+    const ref: ChunkRef = {
+      key,
+      rows: entries.length,
+      ...(await this.write(file, "chunk", encodeChunk(entries))),
+    };
+    this.chunks.push(ref);
+  }
+
+  private countParcel(entry: StoredEntry, chunk: number, row: number): void {
+    this.ids.add(entry.id, chunk, row);
+    this.counts.parcels++;
+    this.counts[entry.status]++;
+    if (entry.buildingId && entry.status === "active")
+      this.buildings.add(Buffer.from(entry.buildingId).toString("hex"));
+  }
+
+  /** Seals and stores one file; at most PARALLEL_WRITES are in flight. */
+  private async write(file: string, kind: BlobKind, payload: Buffer): Promise<BlobRef> {
+    const blob = sealBlob(kind, payload);
+    while (this.pending.size >= PARALLEL_WRITES) await Promise.race(this.pending);
+    const put = this.store
+      .put(`${buildPrefix(this.buildId)}/${file}`, blob)
+      .finally(() => this.pending.delete(put));
+    this.pending.add(put);
+    return { file, bytes: blob.length, crc32: crc32(blob) };
+  }
+
+  /** Writes the directory, dictionary and manifest; answers the manifest (not yet published). */
+  async finish(): Promise<Manifest> {
+    const shardCount = shardCountFor(this.ids.size);
+    const idShards: BlobRef[] = [];
+    let shard = 0;
+    for (const payload of this.ids.shards(shardCount)) {
+      idShards.push(await this.write(`ids/${String(shard++).padStart(5, "0")}.bin`, "idShard", payload));
+    }
+    const streets = await this.write("streets.bin", "streets", encodeStreetDictionary(this.chunkStreets));
+    await Promise.all(this.pending);
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      formatVersion: FORMAT_VERSION,
+      buildId: this.buildId,
+      createdAt: new Date().toISOString(),
+      previousBuildId: this.previousBuildId,
+      counts: { ...this.counts, buildings: this.buildings.size },
+      chunks: this.chunks,
+      idShards,
+      streets,
+    };
+    await this.store.put(`${buildPrefix(this.buildId)}/manifest.json`, Buffer.from(manifestText(manifest)));
+    return manifest;
+  }
+}
+
+export function manifestText(manifest: Manifest): string {
+  return `${JSON.stringify(manifest, null, 1)}\n`;
+}
+
+/** Points CURRENT at a finished build (one atomic write), then prunes builds beyond KEPT_BUILDS. */
+export async function publishBuild(store: BlobStore, manifest: Manifest): Promise<void> {
+  const sha = createHash("sha256").update(manifestText(manifest)).digest("hex");
+  const pointer: CurrentPointer = { buildId: manifest.buildId, manifestSha256: sha };
+  await store.put("CURRENT", Buffer.from(`${JSON.stringify(pointer)}\n`));
+  await pruneBuilds(store, manifest.buildId);
+}
+
+async function pruneBuilds(store: BlobStore, current: string): Promise<void> {
+  const keys = await store.list("builds/");
+  const builds = [...new Set(keys.map((key) => key.split("/")[1] ?? ""))].filter((id) => id !== "").sort();
+  const stale = builds.slice(0, Math.max(0, builds.length - KEPT_BUILDS)).filter((id) => id !== current);
+  if (stale.length === 0) return;
+  const prefixes = stale.map((id) => `${buildPrefix(id)}/`);
+  await store.delete(keys.filter((key) => prefixes.some((prefix) => key.startsWith(prefix))));
+}

@@ -1,0 +1,220 @@
+import { encodeUlid } from "./binary-ulid.js";
+import type { DecodedChunk } from "./chunk-format.js";
+import type { Candidate, LookupAnswer } from "./lookup-types.js";
+import type { TextField } from "./parcel-row.js";
+
+/**
+ * The outcome ladder of one street (SPEC.md "Lookup outcome"): given the active rows of a street
+ * (one ZIP or all ZIPs of a city) and a normalized query, which parcel, building, ambiguity or
+ * weak match answers. Pure: rows in, answer out; location, fuzzy search and diagnostics are the
+ * caller's (parcel-lookup.ts).
+ */
+export interface Hit {
+  chunk: DecodedChunk;
+  row: number;
+}
+
+export interface StreetQuery {
+  addressNumber: string;
+  addressNumberSuffix: string;
+  predirectional: string;
+  streetSuffix: string;
+  postdirectional: string;
+  occupancyId: string;
+}
+
+/** One street's active rows (over one or several chunks), found by house number. */
+export interface StreetRows {
+  /** Rows at a house number; `""` for rows with no number recorded. */
+  at(addressNumber: string): Hit[];
+  all(): Hit[];
+}
+
+export type StreetAnswer = Omit<LookupAnswer, "searched" | "readPath" | "fuzzy" | "state_inferred">;
+
+/** Confidences: exact 1; a suffix or directional the input omitted 0.95; one it got wrong 0.8. */
+const EXACT = 1;
+const FILLED_IN = 0.95;
+const CORRECTED = 0.8;
+const UNIT_NOT_FOUND = 0.85;
+const NO_SITUS = 0.3;
+const AMBIGUOUS_EACH = 0.5;
+const MAX_CANDIDATES = 10;
+
+const text = (hit: Hit, field: TextField): string => hit.chunk.text(hit.row, field);
+const idOf = (hit: Hit): string => `adr_${hit.chunk.id(hit.row)}`;
+const keyOf = (hit: Hit): string => hit.chunk.idKey(hit.row);
+const nullable = (value: string): string | null => (value === "" ? null : value);
+
+function buildingOf(hit: Hit): string | null {
+  const bytes = hit.chunk.buildingIdBytes(hit.row);
+  return bytes ? `bld_${encodeUlid(bytes)}` : null;
+}
+
+export function candidateOf(hit: Hit, matchConfidence: number): Candidate {
+  return {
+    service_id: idOf(hit),
+    building_id: buildingOf(hit),
+    apn: nullable(text(hit, "apn")),
+    fips: nullable(text(hit, "fips")),
+    lat: hit.chunk.lat(hit.row),
+    lon: hit.chunk.lon(hit.row),
+    zip5: nullable(text(hit, "zip5")),
+    addressNumber: nullable(text(hit, "addressNumber")),
+    streetName: nullable(text(hit, "streetName")),
+    streetSuffix: nullable(text(hit, "streetSuffix")),
+    occupancyId: nullable(text(hit, "occupancyId")),
+    matchConfidence,
+  };
+}
+
+/** The parcel row behind each answer with a top-level parcel (for callers that list it as a candidate). */
+export const answerHits = new WeakMap<StreetAnswer, Hit>();
+
+function answer(
+  status: StreetAnswer["status"],
+  top: Hit | null,
+  confidence: number,
+  candidates: Candidate[] = [],
+): StreetAnswer {
+  const result: StreetAnswer = {
+    status,
+    service_id: top ? idOf(top) : null,
+    building_id: top ? buildingOf(top) : null,
+    apn: top ? nullable(text(top, "apn")) : null,
+    fips: top ? nullable(text(top, "fips")) : null,
+    lat: top ? top.chunk.lat(top.row) : null,
+    lon: top ? top.chunk.lon(top.row) : null,
+    matchConfidence: top ? confidence : 0,
+    candidates: candidates.slice(0, MAX_CANDIDATES),
+  };
+  if (top) answerHits.set(result, top);
+  return result;
+}
+
+export function notFound(): StreetAnswer {
+  return answer("not_found", null, 0);
+}
+
+/** One hit per parcel, preferring its unitless entry (the parcel's own address). */
+function byParcel(hits: Hit[]): Hit[] {
+  const parcels = new Map<string, Hit>();
+  for (const hit of hits) {
+    const id = keyOf(hit);
+    const known = parcels.get(id);
+    if (!known || (text(known, "occupancyId") !== "" && text(hit, "occupancyId") === ""))
+      parcels.set(id, hit);
+  }
+  return [...parcels.values()];
+}
+
+function ambiguous(hits: Hit[], each = AMBIGUOUS_EACH): StreetAnswer {
+  return answer(
+    "ambiguous",
+    null,
+    0,
+    byParcel(hits).map((hit) => candidateOf(hit, each)),
+  );
+}
+
+/**
+ * The answer for a street's rows. `singleZip` allows the no-number weak match of SPEC.md;
+ * `nearMiss` (a fuzzy street) refuses fits that also need a suffix or directional corrected: two
+ * guesses at once are how a typo becomes a wrong parcel.
+ */
+export function matchStreet(
+  query: StreetQuery,
+  street: StreetRows,
+  singleZip: boolean,
+  nearMiss = false,
+): StreetAnswer {
+  if (query.addressNumber === "") {
+    const unnumbered = street.at("");
+    const weak = byParcel(unnumbered).length === 1 ? unnumbered : street.all();
+    const parcels = byParcel(weak);
+    return parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
+  }
+  const atNumber = street.at(query.addressNumber);
+  if (atNumber.length === 0) {
+    const parcels = byParcel(street.at(""));
+    return singleZip && parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
+  }
+  const { fits, confidence } = bestFits(query, atNumber);
+  if (nearMiss && confidence === CORRECTED) return notFound();
+  const situses = new Set(fits.map(situsOf));
+  if (situses.size > 1) return ambiguous(fits, confidence * AMBIGUOUS_EACH);
+  return matchSitus(query, fits, confidence);
+}
+
+function situsOf(hit: Hit): string {
+  return `${text(hit, "addressNumberSuffix")}|${text(hit, "predirectional")}|${text(hit, "streetSuffix")}|${text(hit, "postdirectional")}|${text(hit, "zip5")}`;
+}
+
+const RELAXABLE: ReadonlyArray<keyof StreetQuery & TextField> = [
+  "streetSuffix",
+  "predirectional",
+  "postdirectional",
+];
+
+/**
+ * Rows at the number that fit the suffix and directionals: exactly, else with an omitted one filled
+ * in, else (DECISIONS.md "Wrong suffix or directional") with the fewest given ones corrected.
+ */
+function bestFits(query: StreetQuery, rows: Hit[]): { fits: Hit[]; confidence: number } {
+  const numberSuffixFits = rows.filter(
+    (hit) => text(hit, "addressNumberSuffix") === query.addressNumberSuffix,
+  );
+  const pool = numberSuffixFits.length > 0 ? numberSuffixFits : rows;
+  let best: Hit[] = [];
+  let bestWrong = Infinity;
+  let filled = false;
+  for (const hit of pool) {
+    let wrong = pool === rows ? 1 : 0;
+    let omitted = false;
+    for (const field of RELAXABLE) {
+      const given = query[field];
+      const recorded = text(hit, field);
+      if (given === "") omitted ||= recorded !== "";
+      else if (given !== recorded) wrong++;
+    }
+    if (wrong < bestWrong) [best, bestWrong, filled] = [[hit], wrong, omitted];
+    else if (wrong === bestWrong) {
+      best.push(hit);
+      filled ||= omitted;
+    }
+  }
+  const confidence = bestWrong > 0 ? CORRECTED : filled ? FILLED_IN : EXACT;
+  return { fits: best, confidence };
+}
+
+/** One situs: a plain parcel, one parcel with alias units, or a building of unit parcels. */
+function matchSitus(query: StreetQuery, rows: Hit[], confidence: number): StreetAnswer {
+  const isBuilding = rows.some((hit) => hit.chunk.buildingIdBytes(hit.row) !== null);
+  const own = byParcel(rows.filter((hit) => text(hit, "occupancyId") === ""));
+  const unitRows = rows.filter((hit) => text(hit, "occupancyId") !== "");
+  if (query.occupancyId !== "") {
+    const named = byParcel(unitRows.filter((hit) => text(hit, "occupancyId") === query.occupancyId));
+    if (named.length === 1) return answer("matched", named[0]!, confidence);
+    if (named.length > 1) return ambiguous(named, confidence * AMBIGUOUS_EACH);
+  }
+  if (!isBuilding) {
+    const parcels = byParcel(rows);
+    if (parcels.length > 1) return ambiguous(parcels, confidence * AMBIGUOUS_EACH);
+    return answer(
+      "matched",
+      parcels[0]!,
+      query.occupancyId !== "" ? confidence * UNIT_NOT_FOUND : confidence,
+    );
+  }
+  const ownKeys = new Set(own.map(keyOf));
+  const unitParcels = byParcel(unitRows).filter((hit) => !ownKeys.has(keyOf(hit)));
+  const units = unitParcels.map((hit) => candidateOf(hit, confidence * UNIT_NOT_FOUND));
+  const unitFlags = { unit_required: true as const, unit_count: unitParcels.length };
+  if (own.length > 1) return ambiguous(own, confidence * AMBIGUOUS_EACH);
+  if (own.length === 1) {
+    const status = query.occupancyId !== "" ? "matched_building" : "matched";
+    const factor = query.occupancyId !== "" ? UNIT_NOT_FOUND : 1;
+    return Object.assign(answer(status, own[0]!, confidence * factor, units), unitFlags);
+  }
+  return Object.assign(answer("matched_building", null, 0, units), unitFlags);
+}

@@ -1,0 +1,254 @@
+import type { DecodedChunk } from "./chunk-format.js";
+import type { Gazetteer } from "./gazetteer.js";
+import type { IndexBuild } from "./index-build.js";
+import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
+import { notFoundAnswer } from "./lookup-types.js";
+import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
+import { answerHits, candidateOf, matchStreet, notFound } from "./match-ladder.js";
+import {
+  cleanText,
+  normalizeDirectional,
+  normalizeState,
+  normalizeStreetName,
+  normalizeSuffix,
+  normalizeUnitId,
+  normalizeZip,
+  splitNumber,
+} from "./normalize.js";
+import type { NearStreet } from "./street-matcher.js";
+import { StreetMatcher } from "./street-matcher.js";
+
+/**
+ * Lookup by address (SPEC.md "POST /v1/verify/lookup"): where to search (ZIP, or the city's ZIPs
+ * from the gazetteer), then the matching ladder: exact street in the ZIP's chunk (`chunk`), near-miss
+ * street there (`fuzzy_chunk`), then the same across every ZIP of the city (`whole`, `fuzzy`).
+ */
+export interface LookupQuery extends StreetQuery {
+  streetName: string;
+  zip5: string;
+  city: string;
+  state: string;
+  zipValid: boolean;
+}
+
+/** Normalizes a request with the code ingest uses, so both meet in one spelling. */
+export function normalizeQuery(request: LookupRequest): LookupQuery {
+  const number = splitNumber(request.addressNumber ?? "");
+  const zip = normalizeZip(request.zip5 ?? "");
+  return {
+    addressNumber: number.addressNumber,
+    addressNumberSuffix: cleanText(request.addressNumberSuffix ?? "") || number.addressNumberSuffix,
+    predirectional: normalizeDirectional(request.predirectional ?? ""),
+    streetName: normalizeStreetName(request.streetName),
+    streetSuffix: normalizeSuffix(request.streetSuffix ?? ""),
+    postdirectional: normalizeDirectional(request.postdirectional ?? ""),
+    occupancyId: normalizeUnitId(request.occupancyId ?? ""),
+    zip5: zip?.zip5 ?? "",
+    zipValid: zip !== undefined && (request.zip5 === undefined || zip.zip5 !== ""),
+    city: cleanText(request.city ?? ""),
+    state: normalizeState(request.state ?? ""),
+  };
+}
+
+/** Fuzzy answers rank below every exact one (DECISIONS.md "Fuzzy"): scaled by this, less per edit. */
+const FUZZY_FACTOR = 0.7;
+const FUZZY_PER_EDIT = 0.1;
+
+interface Place {
+  chunks: number[];
+  singleZip: boolean;
+  stateInferred?: string;
+}
+
+export class ParcelLookup {
+  private readonly streetMaps = new WeakMap<DecodedChunk, Map<string, [number, number]>>();
+  private readonly matchers = new WeakMap<DecodedChunk, StreetMatcher>();
+
+  constructor(private readonly gazetteer: Gazetteer) {}
+
+  async lookup(
+    build: IndexBuild,
+    request: LookupRequest,
+    fetchMs: { value: number },
+  ): Promise<LookupAnswer | LocationAmbiguity> {
+    const query = normalizeQuery(request);
+    const place = this.locate(build, query);
+    if ("error" in place) return place;
+    if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
+    const started = process.hrtime.bigint();
+    const cached = place.chunks.map((index) => build.cachedChunk(index));
+    const chunks = cached.every((chunk) => chunk !== undefined)
+      ? cached
+      : await Promise.all(place.chunks.map((index) => build.chunk(index)));
+    fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
+    const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
+    // Answers are fresh objects: diagnostics are added in place (spreading them is costly per lookup).
+    const exact = this.exact(query, chunks, place.singleZip);
+    const readPath: ReadPath = exact
+      ? place.singleZip
+        ? "chunk"
+        : "whole"
+      : place.singleZip
+        ? "fuzzy_chunk"
+        : "fuzzy";
+    const answer: LookupAnswer = Object.assign(exact ?? this.fuzzy(query, chunks, place.singleZip), {
+      searched,
+      readPath,
+    });
+    return withPlace(answer, place);
+  }
+
+  /** The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one. */
+  private locate(build: IndexBuild, query: LookupQuery): Place | LocationAmbiguity {
+    if (query.zip5 !== "" || !query.zipValid) {
+      const index = query.zipValid ? build.chunkIndexOf(query.zip5) : -1;
+      return { chunks: index >= 0 ? [index] : [], singleZip: true };
+    }
+    const states = this.gazetteer.statesOf(query.city);
+    let state = query.state;
+    let stateInferred: string | undefined;
+    if (state === "") {
+      if (states.length > 1) return { error: "location_required", states: states.length };
+      state = stateInferred = states[0] ?? "";
+    }
+    const zips = state === "" ? [] : this.gazetteer.zipsOf(query.city, state);
+    const chunks = zips.map((zip) => build.chunkIndexOf(zip)).filter((index) => index >= 0);
+    return { chunks, singleZip: false, ...(stateInferred ? { stateInferred } : {}) };
+  }
+
+  /** The street's rows in every chunk that has it, or undefined when none has. */
+  private street(chunks: DecodedChunk[], name: string): StreetRows | undefined {
+    const ranges: Array<[DecodedChunk, number, number]> = [];
+    for (const chunk of chunks) {
+      const range = this.streetMap(chunk).get(name);
+      if (range) ranges.push([chunk, range[0], range[0] + range[1]]);
+    }
+    return ranges.length > 0 ? new ChunkStreetRows(ranges) : undefined;
+  }
+
+  private exact(query: LookupQuery, chunks: DecodedChunk[], singleZip: boolean): StreetAnswer | undefined {
+    const street = this.street(chunks, query.streetName);
+    return street ? matchStreet(query, street, singleZip) : undefined;
+  }
+
+  /**
+   * Near-miss street names (street-matcher.ts). Every near street that has a fit answers; the
+   * nearest wins only when no other street with a fit is within one more edit, so a typo that two
+   * streets explain about equally is `ambiguous`, never `matched` (DECISIONS.md "Fuzzy").
+   */
+  private fuzzy(
+    query: LookupQuery,
+    chunks: DecodedChunk[],
+    singleZip: boolean,
+  ): StreetAnswer & { fuzzy?: true } {
+    const near = new Map<string, NearStreet>();
+    for (const chunk of chunks) {
+      for (const street of this.matcher(chunk).near(query.streetName)) {
+        const known = near.get(street.name);
+        if (!known || street.distance < known.distance) near.set(street.name, street);
+      }
+    }
+    const found = [...near.values()]
+      .map((street) => ({
+        street,
+        answer: matchStreet(query, this.street(chunks, street.name)!, singleZip, true),
+      }))
+      .filter((result) => result.answer.status !== "not_found")
+      .sort((a, b) => a.street.distance - b.street.distance);
+    // Only a street with the same digits can answer; any street with a fit within one more edit
+    // (whatever its digits) makes the near miss ambiguous.
+    const best = found.find((result) => result.street.sameDigits);
+    if (!best) return notFound();
+    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (best.street.distance - 1);
+    const contenders = found.filter((result) => result.street.distance <= best.street.distance + 1);
+    if (contenders.length === 1) return scaled(best.answer, factor);
+    const candidates = contenders
+      .flatMap((result) => {
+        const top = answerHits.get(result.answer);
+        return top ? [candidateOf(top, result.answer.matchConfidence)] : result.answer.candidates;
+      })
+      .map((candidate) => ({
+        ...candidate,
+        matchConfidence: candidate.matchConfidence * factor,
+        fuzzy: true as const,
+      }));
+    return { ...notFound(), status: "ambiguous", candidates: candidates.slice(0, 10), fuzzy: true };
+  }
+
+  private streetMap(chunk: DecodedChunk): Map<string, [number, number]> {
+    let map = this.streetMaps.get(chunk);
+    if (!map) {
+      map = new Map(
+        chunk
+          .streets()
+          .map((street): [string, [number, number]] => [street.name, [street.first, street.count]]),
+      );
+      this.streetMaps.set(chunk, map);
+    }
+    return map;
+  }
+
+  private matcher(chunk: DecodedChunk): StreetMatcher {
+    let matcher = this.matchers.get(chunk);
+    if (!matcher) {
+      matcher = new StreetMatcher(chunk.streets().map((street) => street.name));
+      this.matchers.set(chunk, matcher);
+    }
+    return matcher;
+  }
+}
+
+function scaled(answer: StreetAnswer, factor: number): StreetAnswer & { fuzzy: true } {
+  return {
+    ...answer,
+    matchConfidence: answer.matchConfidence * factor,
+    candidates: answer.candidates.map((c) => ({
+      ...c,
+      matchConfidence: c.matchConfidence * factor,
+      fuzzy: true as const,
+    })),
+    fuzzy: true,
+  };
+}
+
+function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
+  if (place.stateInferred) answer.state_inferred = place.stateInferred;
+  return answer;
+}
+
+/**
+ * A street's rows by binary search: within a street, chunk rows are sorted by house number
+ * (`numberOrder`, stored-entry.ts), so the rows at one number are one contiguous run.
+ */
+class ChunkStreetRows implements StreetRows {
+  constructor(private readonly ranges: Array<[DecodedChunk, number, number]>) {}
+
+  at(addressNumber: string): Hit[] {
+    const hits: Hit[] = [];
+    const wanted = parseInt(addressNumber, 10) || 0;
+    for (const [chunk, first, end] of this.ranges) {
+      // Lower bound under numberOrder, with the query's numeric value computed once.
+      let low = first;
+      let high = end;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        const text = chunk.text(middle, "addressNumber");
+        const difference = (parseInt(text, 10) || 0) - wanted;
+        if (difference < 0 || (difference === 0 && text < addressNumber)) low = middle + 1;
+        else high = middle;
+      }
+      for (let row = low; row < end && chunk.text(row, "addressNumber") === addressNumber; row++) {
+        if (chunk.status(row) === "active") hits.push({ chunk, row });
+      }
+    }
+    return hits;
+  }
+
+  all(): Hit[] {
+    const hits: Hit[] = [];
+    for (const [chunk, first, end] of this.ranges) {
+      for (let row = first; row < end; row++) if (chunk.status(row) === "active") hits.push({ chunk, row });
+    }
+    return hits;
+  }
+}

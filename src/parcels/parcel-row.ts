@@ -1,0 +1,79 @@
+import { LOOKUP_COMPONENTS } from "./lookup-types.js";
+import type { StoredEntry } from "./stored-entry.js";
+
+/**
+ * One address entry of a parcel as the index stores it: every text field normalized (normalize.ts),
+ * `""` for a value the source did not have. A parcel is identified by (fips, apn) (DECISIONS.md
+ * "Identity"); a parcel with several situs addresses has one entry per address.
+ */
+export const TEXT_FIELDS = ["apn", "fips", ...LOOKUP_COMPONENTS] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+export type AddressEntry = Record<TextField, string> & { lat: number | null; lon: number | null };
+
+/**
+ * An entry read from an input file, with the lineage column and where it came from. It carries the
+ * stored fields from the start (filled in by identity.ts) so that millions of rows are not copied.
+ */
+export interface IngestRow extends StoredEntry {
+  parentApns: string[];
+  file: string;
+  line: number;
+}
+
+/** The situs without the unit: what parcels of one building share (DECISIONS.md "Buildings"). */
+export function situsKey(e: AddressEntry): string {
+  return `${e.zip5}|${e.addressNumber}|${e.addressNumberSuffix}|${e.predirectional}|${e.streetName}|${e.streetSuffix}|${e.postdirectional}`;
+}
+
+/** The full address of an entry, unit included: what an inferred split or merge is matched on. */
+export function addressKey(entry: AddressEntry): string {
+  return `${situsKey(entry)}|${entry.occupancyId}`;
+}
+
+export function hasAddress(entry: AddressEntry): boolean {
+  return entry.streetName !== "";
+}
+
+/**
+ * The identity key of a parcel: (fips, apn). Address-point data without APNs (OpenAddresses,
+ * Utah address points) is identified by its address instead, so its IDs are stable as long as
+ * the address is; its `apn` is answered as null.
+ */
+export function identityKey(entry: AddressEntry): string {
+  return entry.apn !== "" ? `${entry.fips}\t${entry.apn}` : `${entry.fips}\t~${addressKey(entry)}`;
+}
+
+const NO_ID = new Uint8Array(16);
+/** Shared by every row that has no lineage (most): code replaces these arrays, never pushes to them. */
+const NONE = Object.freeze([]) as unknown as never[];
+
+/** A row with every field empty: one literal, so all rows share one hidden class (fast access). */
+export function emptyIngestRow(file: string, line: number): IngestRow {
+  return {
+    apn: "",
+    fips: "",
+    addressNumber: "",
+    addressNumberSuffix: "",
+    predirectional: "",
+    streetName: "",
+    streetSuffix: "",
+    postdirectional: "",
+    occupancyType: "",
+    occupancyId: "",
+    city: "",
+    state: "",
+    zip5: "",
+    zip4: "",
+    lat: null,
+    lon: null,
+    id: NO_ID,
+    buildingId: null,
+    status: "active",
+    alias: false,
+    supersededBy: NONE,
+    parentApns: NONE,
+    file,
+    line,
+  };
+}

@@ -1,0 +1,112 @@
+import type { ServerTiming } from "../timing.js";
+import type { BlobStore } from "./blob-store.js";
+import { ByteLru } from "./chunk-cache.js";
+import type { Gazetteer } from "./gazetteer.js";
+import { nationalGazetteer } from "./gazetteer.js";
+import { ParcelLookup } from "./parcel-lookup.js";
+import { IndexBuild } from "./index-build.js";
+import type { LocationAmbiguity, LookupAnswer, LookupRequest, ParcelRecord } from "./lookup-types.js";
+import type { ParcelIndex } from "./parcel-index.js";
+import { IndexUnavailableError } from "./parcel-index.js";
+
+export interface StoredIndexOptions {
+  cacheBytes: number;
+  /** How often to look for a newly published build; 0 to never poll (call `refresh`). */
+  refreshMs: number;
+  onSwitch?: (from: string | null, to: string) => void;
+  onRefreshError?: (error: unknown) => void;
+  /** Places for city lookups; the national gazetteer when omitted. */
+  gazetteer?: Gazetteer;
+}
+
+/**
+ * The parcel index read from a blob store. It serves the build `CURRENT` names and polls for a
+ * newer one: a new build is loaded and checked completely (manifest) before it replaces the old
+ * one in a single assignment, and requests already running finish on the build they started with
+ * (builds are immutable and publishing keeps the previous ones), so a switch fails no request.
+ */
+export class StoredParcelIndex implements ParcelIndex {
+  private build: IndexBuild | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+  readonly cache: ByteLru;
+  private readonly matcher: ParcelLookup;
+
+  constructor(
+    readonly store: BlobStore,
+    private readonly options: StoredIndexOptions,
+  ) {
+    this.cache = new ByteLru(options.cacheBytes);
+    this.matcher = new ParcelLookup(options.gazetteer ?? nationalGazetteer());
+  }
+
+  /** Opens the store's current build; the index answers 503 until one exists and can be read. */
+  static async open(store: BlobStore, options: StoredIndexOptions): Promise<StoredParcelIndex> {
+    const index = new StoredParcelIndex(store, options);
+    await index.refresh().catch((error: unknown) => options.onRefreshError?.(error));
+    if (options.refreshMs > 0) {
+      index.timer = setInterval(() => {
+        index.refresh().catch((error: unknown) => options.onRefreshError?.(error));
+      }, options.refreshMs);
+      index.timer.unref();
+    }
+    return index;
+  }
+
+  get buildId(): string | null {
+    return this.build?.buildId ?? null;
+  }
+
+  /** The build being served (lookup code reads through it). */
+  current(): IndexBuild {
+    if (!this.build) throw new IndexUnavailableError("no parcel index build is published");
+    return this.build;
+  }
+
+  /** Switches to the build CURRENT names when it differs from the one served. */
+  async refresh(): Promise<void> {
+    this.refreshing ??= this.switchToCurrent().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async switchToCurrent(): Promise<void> {
+    const next = await IndexBuild.openCurrent(this.store, this.cache);
+    if (!next || next.buildId === this.build?.buildId) return;
+    await next.streets(); // fail here, not on a request, when the new build is unreadable
+    const previous = this.build;
+    this.build = next;
+    this.options.onSwitch?.(previous?.buildId ?? null, next.buildId);
+  }
+
+  async findById(serviceId: string, timing: ServerTiming): Promise<ParcelRecord | undefined> {
+    const build = this.current();
+    return timing.measureAsync("r2fetch", () => unavailableOnFailure(() => build.findById(serviceId)));
+  }
+
+  /** Lookup by address; `r2fetch` is the time spent reading chunks, `match` the rest. */
+  async lookup(request: LookupRequest, timing: ServerTiming): Promise<LookupAnswer | LocationAmbiguity> {
+    const build = this.current();
+    const fetch = { value: 0 };
+    const started = process.hrtime.bigint();
+    try {
+      return await unavailableOnFailure(() => this.matcher.lookup(build, request, fetch));
+    } finally {
+      timing.add("r2fetch", fetch.value);
+      timing.add("match", Number(process.hrtime.bigint() - started) / 1e6 - fetch.value);
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+/** Any failure to read the index (store down, file missing or corrupt) is 503 `matchkey_unavailable`. */
+export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IndexUnavailableError) throw error;
+    throw new IndexUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}

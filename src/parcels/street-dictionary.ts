@@ -1,0 +1,54 @@
+import { ByteWriter } from "./byte-writer.js";
+
+/**
+ * The build's street-name dictionary (`streets.bin`): for every chunk, the street names it holds.
+ * A city-wide search (lookup issue) reads it to pick the chunks that can hold a street, exact or
+ * near miss, instead of reading every chunk of the city. Payload:
+ *
+ *   u32 names; names × (u32 byte length, UTF-8 bytes), ascending
+ *   u32 chunks; per chunk: u32 n, n × u32 name index (ascending)
+ */
+export function encodeStreetDictionary(chunkStreets: ReadonlyArray<readonly string[]>): Buffer {
+  const names = [...new Set(chunkStreets.flat())].sort();
+  const index = new Map(names.map((name, i) => [name, i]));
+  const out = new ByteWriter();
+  out.u32(names.length);
+  for (const name of names) {
+    const bytes = Buffer.from(name, "utf8");
+    out.u32(bytes.length);
+    out.bytes(bytes);
+  }
+  out.u32(chunkStreets.length);
+  for (const streets of chunkStreets) {
+    out.u32(streets.length);
+    for (const name of streets) out.u32(index.get(name) ?? 0);
+  }
+  return out.result();
+}
+
+export class StreetDictionary {
+  readonly names: string[] = [];
+  /** Per chunk (manifest order), indexes into `names`. */
+  readonly chunkStreets: Uint32Array[] = [];
+
+  constructor(data: Buffer) {
+    let at = 0;
+    const u32 = (): number => ((at += 4), data.readUInt32LE(at - 4));
+    const names = u32();
+    for (let i = 0; i < names; i++) {
+      const length = u32();
+      this.names.push(data.toString("utf8", at, at + length));
+      at += length;
+    }
+    const chunks = u32();
+    for (let i = 0; i < chunks; i++) {
+      const count = u32();
+      this.chunkStreets.push(Uint32Array.from({ length: count }, () => u32()));
+    }
+  }
+
+  /** Street names of one chunk. */
+  streetsOf(chunk: number): string[] {
+    return [...(this.chunkStreets[chunk] ?? [])].map((i) => this.names[i] ?? "");
+  }
+}

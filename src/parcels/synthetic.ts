@@ -1,0 +1,343 @@
+import type { Place } from "./gazetteer.js";
+
+/**
+ * Deterministic synthetic parcels for the demo index and the benchmarks: real ZIPs and cities
+ * (from the gazetteer), invented streets and parcels. Every ZIP holds the cases lookups must
+ * handle: condo buildings (own parcel and unit parcels), unit-only buildings, parcels without a
+ * situs address, one number and street with two suffixes, near-identical street names. Version 2
+ * of the data splits and merges some parcels (with `parent_apns`, and one split left for ingest
+ * to infer from the address).
+ */
+export interface SyntheticParcel {
+  apn: string;
+  fips: string;
+  addressNumber: string;
+  predirectional: string;
+  streetName: string;
+  streetSuffix: string;
+  occupancyType: string;
+  occupancyId: string;
+  city: string;
+  state: string;
+  zip5: string;
+  lat: number;
+  lon: number;
+  parentApns: string;
+}
+
+/** mulberry32 (Tommy Ettinger's public-domain 32-bit PRNG): small, fast, deterministic. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  "OAK",
+  "MAPLE",
+  "CEDAR",
+  "PINE",
+  "ELM",
+  "WALNUT",
+  "CHESTNUT",
+  "WILLOW",
+  "BIRCH",
+  "ASPEN",
+  "HICKORY",
+  "MAGNOLIA",
+  "SYCAMORE",
+  "LAUREL",
+  "JUNIPER",
+  "SPRUCE",
+  "HOLLY",
+  "POPLAR",
+  "CYPRESS",
+  "REDWOOD",
+  "LINCOLN",
+  "WASHINGTON",
+  "JEFFERSON",
+  "MADISON",
+  "MONROE",
+  "JACKSON",
+  "FRANKLIN",
+  "HAMILTON",
+  "ADAMS",
+  "GRANT",
+  "PARK",
+  "LAKE",
+  "HILL",
+  "RIVER",
+  "SPRING",
+  "MEADOW",
+  "SUNSET",
+  "HIGHLAND",
+  "FOREST",
+  "VALLEY",
+  "RIDGE",
+  "CHURCH",
+  "MILL",
+  "BROOK",
+  "GREEN",
+  "FAIRVIEW",
+  "PLEASANT",
+  "CENTER",
+  "UNION",
+  "PROSPECT",
+  "VIEW",
+  "COLLEGE",
+  "ACADEMY",
+  "HARBOR",
+  "BAY",
+  "SHORE",
+  "CANYON",
+  "MESA",
+];
+const SECOND = [
+  "",
+  "",
+  "",
+  "",
+  "HILL",
+  "VIEW",
+  "CREEK",
+  "GROVE",
+  "WOOD",
+  "FIELD",
+  "CREST",
+  "HAVEN",
+  "BROOK",
+  "GLEN",
+];
+const SUFFIXES = [
+  "ST",
+  "ST",
+  "AVE",
+  "AVE",
+  "DR",
+  "RD",
+  "LN",
+  "CT",
+  "BLVD",
+  "WAY",
+  "PL",
+  "CIR",
+  "TER",
+  "PKWY",
+];
+const STATE_FIPS: Record<string, string> = {
+  AL: "01",
+  AK: "02",
+  AZ: "04",
+  AR: "05",
+  CA: "06",
+  CO: "08",
+  CT: "09",
+  DE: "10",
+  DC: "11",
+  FL: "12",
+  GA: "13",
+  HI: "15",
+  ID: "16",
+  IL: "17",
+  IN: "18",
+  IA: "19",
+  KS: "20",
+  KY: "21",
+  LA: "22",
+  ME: "23",
+  MD: "24",
+  MA: "25",
+  MI: "26",
+  MN: "27",
+  MS: "28",
+  MO: "29",
+  MT: "30",
+  NE: "31",
+  NV: "32",
+  NH: "33",
+  NJ: "34",
+  NM: "35",
+  NY: "36",
+  NC: "37",
+  ND: "38",
+  OH: "39",
+  OK: "40",
+  OR: "41",
+  PA: "42",
+  RI: "44",
+  SC: "45",
+  SD: "46",
+  TN: "47",
+  TX: "48",
+  UT: "49",
+  VT: "50",
+  VA: "51",
+  WA: "53",
+  WV: "54",
+  WI: "55",
+  WY: "56",
+  PR: "72",
+  GU: "66",
+  VI: "78",
+  AS: "60",
+  MP: "69",
+};
+
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const last = n % 10;
+  return `${n}${teen ? "TH" : last === 1 ? "ST" : last === 2 ? "ND" : last === 3 ? "RD" : "TH"}`;
+}
+
+/** A county FIPS for a place: the real state code and a county number derived from the city. */
+export function syntheticFips(place: Place): string {
+  let hash = 0;
+  for (const char of place.city) hash = (hash * 31 + char.charCodeAt(0)) % 499;
+  return `${STATE_FIPS[place.state] ?? "99"}${String(hash * 2 + 1).padStart(3, "0")}`;
+}
+
+/** Street names of one ZIP; the last pair are near-identical (one letter apart) on purpose. */
+function streetNames(random: () => number, count: number): string[] {
+  const names = new Set<string>();
+  // About a quarter of a town's streets are numbered (1ST, 2ND …), the rest named.
+  for (let n = 1; names.size < Math.ceil(count / 4) && n < 40; n++) names.add(ordinal(n));
+  while (names.size < count) {
+    const first = WORDS[Math.floor(random() * WORDS.length)] ?? "OAK";
+    const second = SECOND[Math.floor(random() * SECOND.length)] ?? "";
+    names.add(second ? `${first} ${second}` : first);
+  }
+  const list = [...names].sort(() => random() - 0.5);
+  const twin = list[list.length - 1] ?? "OAK";
+  list.push(`${twin}E`); // near-identical twin: HAMILTON and HAMILTONE
+  return list;
+}
+
+/**
+ * The parcels of one ZIP, version 1 or 2. Deterministic in (place, count, version).
+ * About 1 in 40 situs addresses is a building; 1 in 100 parcels has no situs address.
+ */
+export function generateZip(place: Place, count: number, version: 1 | 2 = 1): SyntheticParcel[] {
+  const random = seededRandom(Number(place.zip5) * 7919 + 17);
+  const names = streetNames(random, Math.max(4, Math.ceil(count / 120)));
+  const suffixOf = new Map(
+    names.map((name) => [name, SUFFIXES[Math.floor(random() * SUFFIXES.length)] ?? "ST"]),
+  );
+  const fips = syntheticFips(place);
+  const parcels: SyntheticParcel[] = [];
+  const base = (apn: string, lat: number, lon: number): SyntheticParcel => ({
+    apn,
+    fips,
+    addressNumber: "",
+    predirectional: "",
+    streetName: "",
+    streetSuffix: "",
+    occupancyType: "",
+    occupancyId: "",
+    city: place.city,
+    state: place.state,
+    zip5: place.zip5,
+    lat,
+    lon,
+    parentApns: "",
+  });
+  let lot = 0;
+  const nextApn = (): string =>
+    `${place.zip5}-${String(Math.floor(lot / 100)).padStart(3, "0")}-${String(lot++ % 100).padStart(2, "0")}`;
+  for (let situs = 0; parcels.length < count; situs++) {
+    const name = names[situs % names.length] ?? "OAK";
+    const number = String(100 + 2 * Math.floor(situs / names.length) + (situs % 2));
+    const lat = Math.round((place.lat + (random() - 0.5) * 0.04) * 1e7) / 1e7;
+    const lon = Math.round((place.lon + (random() - 0.5) * 0.04) * 1e7) / 1e7;
+    const address = (parcel: SyntheticParcel, unit = ""): SyntheticParcel =>
+      Object.assign(parcel, {
+        addressNumber: number,
+        streetName: name,
+        streetSuffix: suffixOf.get(name) ?? "ST",
+        occupancyType: unit ? "UNIT" : "",
+        occupancyId: unit,
+      });
+    const kind = situs % 97;
+    if (kind === 13)
+      parcels.push(base(nextApn(), lat, lon)); // no situs address
+    else if (kind === 29 || kind === 71) {
+      // condo building: its own parcel (29) or unit parcels only (71)
+      if (kind === 29) parcels.push(address(base(nextApn(), lat, lon)));
+      const units = 2 + Math.floor(random() * 10);
+      for (let unit = 1; unit <= units; unit++)
+        parcels.push(address(base(nextApn(), lat, lon), String(100 + unit)));
+    } else {
+      parcels.push(address(base(nextApn(), lat, lon)));
+      if (kind === 47) {
+        // the same number and street with a second suffix
+        const other = address(base(nextApn(), lat, lon));
+        other.streetSuffix = other.streetSuffix === "AVE" ? "ST" : "AVE";
+        parcels.push(other);
+      }
+    }
+  }
+  parcels.length = count;
+  return version === 1 ? parcels : secondVersion(parcels, random);
+}
+
+/**
+ * Version 2: parcels 10, 30, … are split in two (parent_apns), 20+21, 50+51, … merged into one
+ * (parent_apns), and parcel 40 replaced by a new APN at the same address with no lineage column
+ * (a split ingest infers from the address). Parcel 5 is removed outright; one parcel is added.
+ */
+function secondVersion(parcels: SyntheticParcel[], random: () => number): SyntheticParcel[] {
+  const next: SyntheticParcel[] = [];
+  parcels.forEach((parcel, i) => {
+    if (i === 5) return;
+    if (i % 100 === 10) {
+      next.push({ ...parcel, apn: `${parcel.apn}A`, parentApns: parcel.apn });
+      next.push({
+        ...parcel,
+        apn: `${parcel.apn}B`,
+        parentApns: parcel.apn,
+        addressNumber: parcel.addressNumber ? `${parcel.addressNumber}A` : "",
+      });
+    } else if (i % 100 === 20 && parcels[i + 1]) {
+      next.push({
+        ...parcel,
+        apn: `${parcel.apn}M`,
+        parentApns: `${parcel.apn};${parcels[i + 1]?.apn ?? ""}`,
+      });
+    } else if (i % 100 === 21) {
+      return;
+    } else if (i === 40) {
+      next.push({ ...parcel, apn: `${parcel.apn}N` });
+    } else next.push(parcel);
+  });
+  const last = parcels[parcels.length - 1];
+  if (last)
+    next.push({ ...last, apn: `${last.apn}Z`, addressNumber: String(9000 + Math.floor(random() * 900)) });
+  return next;
+}
+
+/** One CSV line in the canonical layout (CANONICAL_COLUMNS; synthetic values never need quoting). */
+export function syntheticCsvLine(p: SyntheticParcel): string {
+  return [
+    p.apn,
+    p.fips,
+    p.addressNumber,
+    "",
+    p.predirectional,
+    p.streetName,
+    p.streetSuffix,
+    "",
+    p.occupancyType,
+    p.occupancyId,
+    p.city,
+    p.state,
+    p.zip5,
+    "",
+    p.lat,
+    p.lon,
+    p.parentApns,
+  ].join(",");
+}

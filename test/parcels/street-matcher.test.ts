@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { editDistance } from "../../src/parcels/edit-distance.js";
+import { editBudget, sameDigits, StreetMatcher } from "../../src/parcels/street-matcher.js";
+
+/** The textbook optimal string alignment distance, full matrix, no cut-off: the oracle. */
+function naiveDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+const name = fc.stringMatching(/^[A-E0-2 ]{1,9}$/);
+
+test("the bounded edit distance agrees with the full-matrix oracle up to its bound", () => {
+  fc.assert(
+    fc.property(name, name, fc.integer({ min: 0, max: 3 }), (a, b, max) => {
+      const expected = naiveDistance(a, b);
+      assert.equal(editDistance(a, b, max), expected <= max ? expected : max + 1);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.equal(editDistance("MAIN", "MIAN", 2), 1, "a transposition is one edit");
+  assert.equal(editDistance("OAKHILL", "OAK HILL", 2), 1, "so is a space");
+});
+
+test("the deletion index finds exactly the streets a brute-force scan finds", () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 25 }), name, (streets, query) => {
+      const matcher = new StreetMatcher(streets);
+      const found = matcher
+        .near(query)
+        .map((s) => `${s.name}:${s.distance}`)
+        .sort();
+      const expected = streets
+        .filter((s) => s !== query)
+        .map((s) => [s, naiveDistance(query, s)] as const)
+        .filter(([s, distance]) => distance <= editBudget(s))
+        .map(([s, distance]) => `${s}:${distance}`)
+        .sort();
+      assert.deepEqual(found, expected);
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test("street numbers are never fuzzy: a near miss keeps the digits", () => {
+  assert.equal(sameDigits("4HT", "4TH"), true);
+  assert.equal(sameDigits("01TH", "10TH"), true);
+  assert.equal(sameDigits("4HT", "14TH"), false);
+  const near = new StreetMatcher(["4TH", "14TH"]).near("4HT");
+  assert.deepEqual(
+    near.map((s) => [s.name, s.sameDigits]),
+    [
+      ["4TH", true],
+      ["14TH", false],
+    ],
+  );
+});
