@@ -4,6 +4,7 @@ import {
   B_STATE_VARIANTS,
   C1_LEGACY_SUFFIXES,
   C1_STREET_SUFFIXES,
+  C1_UNLISTED_SUFFIXES,
   C2_UNIT_DESIGNATORS,
   C2_UNIT_VARIANTS,
   H_SPANISH_PREFIXES,
@@ -37,6 +38,16 @@ const suffixNames = new Map(C1_STREET_SUFFIXES.map((row) => [row[1] ?? "", row[2
 /** The Appendix C1 standard abbreviation of a street suffix word (`AVENUE` → `AVE`), or undefined. */
 export function standardSuffix(word: string): string | undefined {
   return suffixByInput.get(word);
+}
+
+const unlistedSuffixes = new Set(column(C1_UNLISTED_SUFFIXES, 0));
+
+/**
+ * A street type word that Appendix C1 lacks (EXPWY, PY, GULCH ...): it may end a street name,
+ * kept as typed (data/usps/c1-unlisted-suffixes.tsv).
+ */
+export function isUnlistedSuffix(word: string): boolean {
+  return unlistedSuffixes.has(word);
 }
 
 /** True for a standard abbreviation of Appendix C1 (what the service emits). */

@@ -1,4 +1,9 @@
-import { SPANISH_STREET_PREFIXES, designatorNeedsNumber, standardState } from "../../usps/usps.js";
+import {
+  SPANISH_STREET_PREFIXES,
+  designatorNeedsNumber,
+  isUnlistedSuffix,
+  standardState,
+} from "../../usps/usps.js";
 import { cityGazetteer } from "./city-gazetteer.js";
 import { matchHighway } from "../highway.js";
 import type { Labelling } from "./labelling.js";
@@ -246,10 +251,16 @@ function chooseSuffix(l: Labelling, q: number, limit: number, span: StreetSpan):
   const endIsEvidence = limit < span.to || !span.cityAllowed;
   let firstCommon = -1;
   let firstAny = -1;
+  let firstUnlisted = -1;
   const leadingType = isLeadingType(l, q);
   for (let s = q + 1; s < limit; s++) {
     const standard = suffixOf(l.text(s));
+    if (standard === undefined && isUnlistedSuffix(l.text(s)!)) {
+      if (endsStreet(l, s + 1, limit, endIsEvidence)) return s; // MOPAC EXPWY BLDG 300
+      if (firstUnlisted < 0) firstUnlisted = s;
+    }
     if (standard === undefined || (leadingType && s === q + 1) || startsSaintCity(l, s, span)) continue;
+    if (isSpanishArticle(l, s)) continue;
     if (endsStreet(l, s + 1, limit, endIsEvidence)) return s;
     if (firstCommon < 0 && COMMON_SUFFIXES.has(standard)) firstCommon = s;
     if (firstAny < 0) firstAny = s;
@@ -266,7 +277,18 @@ function chooseSuffix(l: Labelling, q: number, limit: number, span: StreetSpan):
     l.guess(0.3);
     l.warn("ambiguous_city_street", firstAny, Math.min(firstAny + 2, span.to));
   }
+  if (firstAny < 0 && firstUnlisted >= 0) {
+    // A non-Pub 28 type word taken as the suffix: where the city starts is a guess (SPEC ambiguous_type).
+    l.guess(0.3);
+    l.warn("ambiguous_type", firstUnlisted, firstUnlisted + 1);
+    return firstUnlisted;
+  }
   return firstAny;
+}
+
+/** DE LA, DE LOS: LA after DE is the Spanish article, not LANE (ALAMEDA DE LA PULGA). */
+function isSpanishArticle(l: Labelling, s: number): boolean {
+  return l.text(s - 1) === "DE" || l.text(s - 1) === "DEL";
 }
 
 /** After a suffix at `at - 1`: the end of the street part, a unit, or a last directional. */
