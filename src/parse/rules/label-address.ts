@@ -5,7 +5,7 @@ import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
 import { isMilitaryCity, labelBoxes } from "./box-rules.js";
 import { Labelling } from "./labelling.js";
-import { labelStreet } from "./street-rules.js";
+import { cityStartBefore, labelStreet } from "./street-rules.js";
 import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
@@ -175,6 +175,8 @@ const FIRM_WORDS: ReadonlySet<string> = new Set([
   "AIRPORT",
   "SUPPLY",
   "MANAGEMENT",
+  "INSURANCE",
+  "AGENCY",
   "CENTER",
 ]);
 
@@ -194,7 +196,10 @@ function lastGroupStart(l: Labelling, from: number, to: number): number {
 /** A firm stretch: the firm, and the city in its last comma group when a city may follow. */
 function labelFirm(l: Labelling, segment: Segment, role: SegmentRole): void {
   // C/O G THOMAS COLLINS, JR: with no state or ZIP after, the last comma group is no city.
-  const city = role.cityExpected ? lastGroupStart(l, segment.from, segment.to) : segment.from;
+  // BUDD INSURANCE AGENCY COLDWATER MI: with no comma, a city the gazetteer knows.
+  const known = role.cityExpected ? cityStartBefore(l, segment.from + 1, segment.to) : -1;
+  const city =
+    known >= 0 ? known : role.cityExpected ? lastGroupStart(l, segment.from, segment.to) : segment.from;
   if (city > segment.from) {
     l.set(segment.from, city, "firm");
     l.set(city, segment.to, "city");

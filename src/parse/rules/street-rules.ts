@@ -52,22 +52,30 @@ export function labelStreet(l: Labelling, whole: StreetSpan): void {
   }
   const end = labelNameAndSuffix(l, k, span);
   const afterUnits = labelUnits(l, end, span.to);
+  // 15955 FREDERICK RD THE REED, ROCKVILLE: words between the street and the city's comma
+  // group name a building or recipient.
+  if (city >= 0 && afterUnits < city && l.boundary(city)) l.set(afterUnits, city, "firm");
   labelCity(l, afterUnits, span);
 }
 
-/**
- * With a state or ZIP after and no comma before it, the longest run of last words that the ZIP
- * gazetteer knows as a city (in that state) starts the city; -1 when none, leaving the street
- * at least one word after the house number.
- */
 function knownCityStart(l: Labelling, span: StreetSpan): number {
-  if (!span.cityExpected || firstBoundary(l, span.from + 1, span.to) < span.to) return -1;
+  if (!span.cityExpected) return -1;
+  return cityStartBefore(l, span.from + (span.hasNumber ? 2 : 1), span.to);
+}
+
+/**
+ * With a state or ZIP at `to`, the longest run of words before it that the ZIP gazetteer knows
+ * as a city (in that state) starts the city; after a comma only the whole last comma group
+ * counts (`1 FIRST ST, E SAN JOSE CA`). -1 when none; never before `earliest`.
+ */
+export function cityStartBefore(l: Labelling, earliest: number, to: number): number {
+  let lastComma = -1;
+  for (let i = earliest; i < to; i++) if (l.boundary(i)) lastComma = i;
   const gazetteer = cityGazetteer();
-  const state = stateAt(l, span.to);
-  const earliest = span.from + (span.hasNumber ? 2 : 1);
-  const from = gazetteer.cityStart(l.texts, earliest, span.to, state);
+  const from = gazetteer.cityStart(l.texts, Math.max(earliest, lastComma), to, stateAt(l, to));
+  if (lastComma >= 0 && from !== lastComma) return -1;
   // STREET (MD) and LANE (KS) are towns, but a lone suffix word there is the street's suffix.
-  if (from === span.to - 1 && suffixOf(l.text(from)) !== undefined) return -1;
+  if (from === to - 1 && suffixOf(l.text(from)) !== undefined) return -1;
   return from;
 }
 
@@ -387,5 +395,6 @@ function labelCity(l: Labelling, at: number, span: StreetSpan): void {
   for (let i = at + 1; i < span.to; i++) if (l.boundary(i)) from = i;
   // Words after the street with no state or ZIP to anchor them and no comma: a guessed city.
   if (!span.cityExpected && !l.boundary(from)) l.guess(0.2);
+  if (from > at && l.free(at)) l.set(at, from, "firm"); // a building before the city's comma group
   l.set(from, span.to, "city");
 }
