@@ -45,7 +45,7 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const lines = deliveryLines(type, draft.components);
   addTypeWarnings(draft, type, labels.intersectionAt);
   for (const line of lines) if (line.length > MAX_LINE) draft.warn("line_overflow");
-  const foreign = foreignSpan(tokens);
+  const foreign = foreignSpan(tokens, labels.labels);
   if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
   const confidence = roundConfidence(parse.confidence);

@@ -98,8 +98,17 @@ export type StateKind = "state" | "federal_district" | "possession" | "military"
 const stateByInput = new Map<string, string>([
   ...mapOf(B_STATE_VARIANTS, 0, 1),
   ...mapOf(B_STATES, 0, 1),
+  // As the tokenizer writes them: ARMED FORCES EUROPE THE MIDDLE EAST AND CANADA.
+  ...B_STATES.map((row): [string, string] => [wordsOf(row[0] ?? ""), row[1] ?? ""]),
   ...column(B_STATES, 1).map((code): [string, string] => [code, code]),
 ]);
+function wordsOf(name: string): string {
+  return name
+    .replace(/[^A-Z ]/g, "")
+    .replace(/ +/g, " ")
+    .trim();
+}
+
 const stateKinds = new Map(B_STATES.map((row) => [row[1] ?? "", (row[2] ?? "state") as StateKind]));
 
 /**
