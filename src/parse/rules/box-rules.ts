@@ -133,6 +133,7 @@ const PO_BOX_WORDS: readonly Phrase[] = [
   ["CALLER"],
   ["BIN"],
   ["LOCKBOX"],
+  ["LOCK", "BOX"],
   ["DRAWER"],
   ["APARTADO"],
   ["PO"],

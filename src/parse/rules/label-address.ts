@@ -176,6 +176,11 @@ const FIRM_WORDS: ReadonlySet<string> = new Set([
   "SUPPLY",
   "MANAGEMENT",
   "INSURANCE",
+  // Account lines before a lockbox: CUSTOMER # 55-0037082, RE ACCT # 50016.
+  "CUSTOMER",
+  "CLIENT",
+  "ACCT",
+  "ACCOUNT",
   "AGENCY",
   "CENTER",
 ]);

@@ -44,6 +44,12 @@ export function labelStreet(l: Labelling, whole: StreetSpan): void {
   const span = city >= 0 ? { ...whole, to: city, cityAllowed: false, cityExpected: false } : whole;
   let k = span.from;
   if (span.hasNumber) k = labelNumber(l, k, span.to);
+  // 6910 # G MARY CAROLINE CIR: a unit written between the number and the name.
+  if (span.hasNumber && l.text(k) === "#" && isUnitId(l.text(k + 1)) && k + 2 < span.to) {
+    l.set(k, k + 1, "occupancyType");
+    l.set(k + 1, k + 2, "occupancyId");
+    k += 2;
+  }
   if (k >= span.to) return;
   const pre = directionalOf(l.text(k));
   if (pre !== undefined && isPredirectional(l, k, span)) {
@@ -51,7 +57,13 @@ export function labelStreet(l: Labelling, whole: StreetSpan): void {
     k++;
   }
   const end = labelNameAndSuffix(l, k, span);
-  const afterUnits = labelUnits(l, end, span.to);
+  let afterUnits = labelUnits(l, end, span.to);
+  // ATTN DAVID ALLMAN, C/O SMITH after the street: a recipient, up to the city or the end.
+  if (isRecipientStart(l, afterUnits)) {
+    const to = city >= 0 ? city : span.cityExpected ? lastGroupOf(l, afterUnits, span.to) : span.to;
+    l.set(afterUnits, to, "firm");
+    afterUnits = to;
+  }
   // 15955 FREDERICK RD THE REED, ROCKVILLE: words between the street and the city's comma
   // group name a building or recipient.
   if (city >= 0 && afterUnits < city && l.boundary(city)) l.set(afterUnits, city, "firm");
@@ -77,6 +89,17 @@ export function cityStartBefore(l: Labelling, earliest: number, to: number): num
   // STREET (MD) and LANE (KS) are towns, but a lone suffix word there is the street's suffix.
   if (from === to - 1 && suffixOf(l.text(from)) !== undefined) return -1;
   return from;
+}
+
+function isRecipientStart(l: Labelling, at: number): boolean {
+  const text = l.text(at);
+  return text === "ATTN" || text === "ATTENTION" || (text === "C" && l.text(at + 1) === "O");
+}
+
+function lastGroupOf(l: Labelling, from: number, to: number): number {
+  let start = to;
+  for (let i = from + 1; i < to; i++) if (l.boundary(i)) start = i;
+  return start;
 }
 
 /** The standard code of the state labelled from `at`, if any. */
