@@ -13,6 +13,7 @@ import {
   OTHER_DESIGNATORS,
   INTERSECTION_WORDS,
   designatorOf,
+  directionalOf,
   isHouseNumber,
   isUnitId,
   suffixOf,
@@ -84,6 +85,9 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
   const from = labelUnits(l, segment.from, to, false);
   if (from >= to) return;
   const number = houseNumberAt(l, from, to);
+  // CENTER RIDGE, AR: words the gazetteer knows as a city in that state are the city.
+  if (number < 0 && role.cityExpected && cityStartBefore(l, from, to) === from)
+    return l.set(from, to, "city");
   if (number < 0 && isFirmStretch(l, from, to)) return labelFirm(l, { from, to }, role);
   if (number < 0) {
     const intersection = intersectionAt(l, from, to);
@@ -97,8 +101,9 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
 
 /** The first house number of the stretch that is not a unit's number (`APT 5 123 MAIN ST`). */
 function houseNumberAt(l: Labelling, from: number, to: number): number {
-  // HIGHWAY 80, US HIGHWAY 22: the route number is no house number.
+  // HIGHWAY 80, US HIGHWAY 22, EAST HIGHWAY 212: the route number is no house number.
   if (matchHighway(l.texts, from, to) !== null) return -1;
+  if (directionalOf(l.text(from)) !== undefined && matchHighway(l.texts, from + 1, to) !== null) return -1;
   // ONE S DEARBORN ST, FIFTY N FRONT ST: a spelled number leading a street.
   if (SPELLED_NUMBERS.has(l.text(from)!) && to - from >= 3 && !l.boundary(from + 1)) return from;
   for (let i = from; i < to; i++) {
