@@ -5,7 +5,8 @@ import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
 import { isMilitaryCity, labelBoxes } from "./box-rules.js";
 import { Labelling } from "./labelling.js";
-import { cityStartBefore, labelStreet } from "./street-rules.js";
+import { cityStartBefore } from "./city-boundary.js";
+import { labelStreet } from "./street-rules.js";
 import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
