@@ -25,7 +25,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const requestLog = new MemoryRequestLog();
   const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
   return {
-    parser: new RuleParser(),
+    parser: new RuleParser({ preloadGazetteer: true }),
     parcels: new EmptyParcelIndex(),
     accounts,
     usage,
