@@ -17,6 +17,7 @@ import {
   isUnitId,
   suffixOf,
 } from "./word-classes.js";
+import { foreignSpan } from "../assembly/foreign-signals.js";
 import { Labelling } from "./labelling.js";
 import { isFirmStretch, labelFirm, labelPlace } from "./firm-rules.js";
 import { intersectionAt, labelIntersection } from "./intersection-rules.js";
@@ -48,7 +49,10 @@ export function labelAddress(tokens: readonly Token[]): RuleLabelling {
     });
   });
   penalizeLeftovers(l, tail.country);
-  return { labels: l.finish(), confidence: l.confidence(), warnings: l.warnings };
+  const labels = l.finish();
+  // A non-US line is read by US rules as well as they can: the labels are a guess.
+  if (foreignSpan(tokens, labels) !== null) l.guess(0.5);
+  return { labels, confidence: l.confidence(), warnings: l.warnings };
 }
 
 function freeSegments(l: Labelling, end: number): Segment[] {
