@@ -6,6 +6,7 @@ import { foreignSpan } from "./assembly/foreign-signals.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
+import { LABELS } from "./labels.js";
 import type { Label } from "./labels.js";
 import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Token } from "./token.js";
@@ -109,14 +110,10 @@ function secondStreetAsOther(labels: readonly Label[]): { labels: readonly Label
   return { labels: copy, intersectionAt: at };
 }
 
-const STREET_PART: ReadonlySet<Label> = new Set([
-  "addressNumber",
-  "addressNumberSuffix",
-  "predirectional",
-  "streetName",
-  "streetSuffix",
-  "postdirectional",
-]);
+/** The street's own labels: addressNumber … postdirectional, in LABELS order. */
+const STREET_PART: ReadonlySet<Label> = new Set(
+  LABELS.slice(LABELS.indexOf("addressNumber"), LABELS.indexOf("postdirectional") + 1),
+);
 
 /** Warnings that depend on the type: what a delivery address of that type lacks (SPEC table). */
 function addTypeWarnings(draft: Draft, type: AddressType, intersectionAt: number): void {

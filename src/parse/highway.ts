@@ -96,10 +96,8 @@ export function matchHighway(
   return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
 
-/** Every word a highway name can start with: form words, modifiers, state codes and names. */
-const START_WORDS: ReadonlySet<string> = new Set([
-  ...FORMS.map((form) => form.words[0]!),
-  ...[...B_STATES, ...B_STATE_VARIANTS].flatMap((row) => [row[0]!.split(" ")[0]!, row[1]!]),
+/** Words kept as typed before a highway name (OLD US HIGHWAY 90, SCENIC HWY 98). */
+const MODIFIERS: ReadonlySet<string> = new Set([
   "OLD",
   "SCENIC",
   "CITY",
@@ -110,15 +108,11 @@ const START_WORDS: ReadonlySet<string> = new Set([
   "ALTERNATE",
 ]);
 
-const MODIFIERS: ReadonlySet<string> = new Set([
-  "OLD",
-  "SCENIC",
-  "CITY",
-  "NEW",
-  "BUSINESS",
-  "BUS",
-  "ALT",
-  "ALTERNATE",
+/** Every word a highway name can start with: form words, modifiers, state codes and names. */
+const START_WORDS: ReadonlySet<string> = new Set([
+  ...FORMS.map((form) => form.words[0]!),
+  ...[...B_STATES, ...B_STATE_VARIANTS].flatMap((row) => [row[0]!.split(" ")[0]!, row[1]!]),
+  ...MODIFIERS,
 ]);
 
 function matchForm(words: readonly string[], at: number): HighwayMatch | null {
