@@ -6,6 +6,7 @@ import { foreignSpan } from "./assembly/foreign-signals.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
+import { warningMessage } from "./assembly/warning-messages.js";
 import { LABELS } from "./labels.js";
 import type { Label } from "./labels.js";
 import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
@@ -62,12 +63,12 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   };
 }
 
-const lowConfidenceMessage = "The confidence of this parse is below 0.6.";
+const lowConfidenceMessage = warningMessage("low_confidence");
 
 function emptyAnswer(parse: LabelledParse): ParseAnswer {
   const blank = parse.input.trim() === "";
   const warnings: Warning[] = blank
-    ? [{ code: "empty_input", message: "The line is empty." }]
+    ? [{ code: "empty_input", message: warningMessage("empty_input") }]
     : [
         { code: "ambiguous_type", message: "The line holds no letters or digits." },
         {
