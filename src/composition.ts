@@ -14,7 +14,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const accounts = await openAccountServices(config, log);
   const parcels = await openConfiguredIndex(config, log);
   return {
-    parser: new RuleParser(),
+    parser: new RuleParser({ preloadGazetteer: true }),
     parcels,
     accounts: accounts.accounts,
     usage: accounts.usage,

@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { assemble } from "../src/parse/assemble.js";
 import { readLabelledCorpus } from "../src/parse/corpus/read-labelled-corpus.js";
+import type { LabelledAddress } from "../src/parse/corpus/read-labelled-corpus.js";
 import { alignLabels, toServiceLabels } from "../src/parse/corpus/usaddress-labels.js";
 import type { Components, StringComponent } from "../src/parse/parse-answer.js";
 import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
@@ -52,46 +53,39 @@ export function evaluate(path: string): Evaluation {
     bands: new Map(BANDS.map((band) => [band, { addresses: 0, exact: 0 }])),
     failures: [],
   };
-  for (const address of readLabelledCorpus(path)) {
-    const tokens = tokenize(address.raw);
-    const goldLabels = toServiceLabels(alignLabels(tokens, address.tokens));
-    const predicted = parser.label(tokens);
-    const model = parser.model;
-    const gold = assemble({
-      input: address.raw,
-      tokens,
-      labels: goldLabels,
-      confidence: 1,
-      model,
-    }).components;
-    const answer = parser.parse(address.raw);
-    const mine = answer.components;
-    result.addresses++;
-    let allRight = true;
-    for (const name of SCORED) {
-      const tally = result.perComponent.get(name)!;
-      if (gold[name] !== undefined) tally.gold++;
-      if (mine[name] !== undefined) tally.predicted++;
-      if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
-      if (gold[name] !== mine[name]) allRight = false;
-    }
-    const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
-    band.addresses++;
-    if (allRight) band.exact++;
-    if (allRight) result.exact++;
-    else result.failures.push({ raw: address.raw, gold, predicted: mine });
-    goldLabels.forEach((label, i) => {
-      const guess = predicted.labels[i]!;
-      result.tokens++;
-      if (guess === label) result.tokensRight++;
-      else
-        result.confusions.set(
-          `${label} -> ${guess}`,
-          (result.confusions.get(`${label} -> ${guess}`) ?? 0) + 1,
-        );
-    });
-  }
+  for (const address of readLabelledCorpus(path)) score(parser, address, result);
   return result;
+}
+
+/** Scores one corpus address: its components, its confidence band and its token labels. */
+function score(parser: RuleParser, address: LabelledAddress, result: Evaluation): void {
+  const tokens = tokenize(address.raw);
+  const goldLabels = toServiceLabels(alignLabels(tokens, address.tokens));
+  const input = address.raw;
+  const gold = assemble({ input, tokens, labels: goldLabels, confidence: 1, model: parser.model }).components;
+  const answer = parser.parse(input);
+  const mine = answer.components;
+  result.addresses++;
+  let allRight = true;
+  for (const name of SCORED) {
+    const tally = result.perComponent.get(name)!;
+    if (gold[name] !== undefined) tally.gold++;
+    if (mine[name] !== undefined) tally.predicted++;
+    if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
+    if (gold[name] !== mine[name]) allRight = false;
+  }
+  const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
+  band.addresses++;
+  if (allRight) band.exact++;
+  if (allRight) result.exact++;
+  else result.failures.push({ raw: input, gold, predicted: mine });
+  const predicted = parser.label(tokens).labels;
+  goldLabels.forEach((label, i) => {
+    result.tokens++;
+    if (predicted[i] === label) result.tokensRight++;
+    const pair = `${label} -> ${predicted[i]}`;
+    if (predicted[i] !== label) result.confusions.set(pair, (result.confusions.get(pair) ?? 0) + 1);
+  });
 }
 
 const BANDS = [1, 0.9, 0.8, 0.6, 0];

@@ -26,6 +26,11 @@ const VARIANTS: ReadonlyArray<readonly [string, string]> = [
   ["SAINT", "ST"],
   ["FORT", "FT"],
   ["MOUNT", "MT"],
+  // N PALM BEACH, S PITTSBURG: directional first words are abbreviated in real mail.
+  ["NORTH", "N"],
+  ["SOUTH", "S"],
+  ["EAST", "E"],
+  ["WEST", "W"],
 ];
 
 class ZipCityGazetteer implements CityGazetteer {
