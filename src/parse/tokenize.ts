@@ -1,0 +1,246 @@
+import { standardUnitDesignator } from "../usps/usps.js";
+import type { Token } from "./token.js";
+
+/**
+ * Splits one address line into tokens, keeping each token's UTF-16 offsets in the input so
+ * warnings can point at it. Both parse backends read these tokens.
+ *
+ * - Whitespace separates tokens; commas, semicolons and line breaks separate them too and set
+ *   `boundaryBefore` on the next token (the writer's own field boundary).
+ * - Token text is uppercased with accents folded (`Ñ` → `N`); punctuation is dropped
+ *   (Pub 28 §212: no punctuation in delivery lines), except `/` between digits (fractions),
+ *   `-` inside numbers (`112-10`) and `#`, which, like `&`, is a token of its own.
+ * - Glued forms are split: `RR03` → `RR 03`, `P.O.BOX12` → `PO BOX 12`, `#12` → `# 12`,
+ *   `APT4B` → `APT 4B`, `94114-2414` → `94114 2414`, `941142414` → `94114 2414`,
+ *   `WINSTON-SALEM` → `WINSTON SALEM`, `I-10` → `I 10`.
+ */
+export function tokenize(input: string): Token[] {
+  const tokens: Token[] = [];
+  const chunk = new Chunk();
+  let boundary = false;
+  let i = 0;
+  const n = input.length;
+  while (i < n) {
+    const c = input.charCodeAt(i);
+    if (c === 44 || c === 59 || c === 10 || c === 13) {
+      boundary = true;
+      i++;
+      continue;
+    }
+    if (isSeparator(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && !isSeparator(input.charCodeAt(j)) && !isBoundary(input.charCodeAt(j))) j++;
+    const before = tokens.length;
+    chunk.read(input, i, j);
+    chunk.emit(tokens);
+    if (tokens.length > before) {
+      if (boundary && before > 0) tokens[before]!.boundaryBefore = true;
+      boundary = false;
+    }
+    i = j;
+  }
+  return tokens;
+}
+
+function isBoundary(c: number): boolean {
+  return c === 44 || c === 59 || c === 10 || c === 13;
+}
+
+/** Whitespace and bracketing punctuation: they separate tokens without marking a field. */
+function isSeparator(c: number): boolean {
+  return (
+    c === 32 ||
+    c === 9 ||
+    c === 11 ||
+    c === 12 ||
+    c === 0xa0 ||
+    c === 40 ||
+    c === 41 ||
+    c === 34 ||
+    c === 91 ||
+    c === 93 ||
+    c === 123 ||
+    c === 125 ||
+    c === 60 ||
+    c === 62 ||
+    c === 124 ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x3000
+  );
+}
+
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+const COMBINING_MARKS = /\p{M}/gu;
+
+/**
+ * Prefixes that writers glue to a number (`APT4B`, `RR03`, `BOX12`, `PSC1234`, `I10`): every
+ * Appendix C2 designator form plus the box, route and highway words that take a number.
+ */
+const GLUE_PREFIXES = new Set([
+  "RR",
+  "HC",
+  "RFD",
+  "BOX",
+  "POB",
+  "PSC",
+  "CMR",
+  "HWY",
+  "SR",
+  "CR",
+  "FM",
+  "I",
+  "IH",
+]);
+
+function isGluePrefix(word: string): boolean {
+  return GLUE_PREFIXES.has(word) || (word !== "NO" && standardUnitDesignator(word) !== undefined);
+}
+
+/** One run of non-separator characters, cleaned: kept characters with their input offsets. */
+class Chunk {
+  private text = "";
+  private starts: number[] = [];
+  private ends: number[] = [];
+
+  read(input: string, from: number, to: number): void {
+    let text = "";
+    this.starts.length = 0;
+    this.ends.length = 0;
+    for (let i = from; i < to; i++) {
+      const c = input.charCodeAt(i);
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 35 || c === 38 || c === 45 || c === 47) {
+        text += input[i];
+      } else if (c >= 97 && c <= 122) {
+        text += String.fromCharCode(c - 32);
+      } else if (c < 128) {
+        continue; // other ASCII punctuation is dropped
+      } else {
+        const point = input.codePointAt(i)!;
+        const char = String.fromCodePoint(point);
+        const width = char.length;
+        if (LETTER_OR_NUMBER.test(char)) {
+          const folded = char.normalize("NFD").replace(COMBINING_MARKS, "").toUpperCase();
+          for (const part of folded) {
+            text += part;
+            this.starts.push(i);
+            this.ends.push(i + width);
+          }
+        }
+        i += width - 1;
+        continue;
+      }
+      this.starts.push(i);
+      this.ends.push(i + 1);
+    }
+    this.text = text;
+  }
+
+  /** Splits the cleaned chunk at `#`, `&` and `/` not between digits, then each piece further. */
+  emit(out: Token[]): void {
+    const text = this.text;
+    let pieceStart = 0;
+    for (let k = 0; k <= text.length; k++) {
+      const c = k < text.length ? text.charCodeAt(k) : -1;
+      const splitsHere =
+        c === -1 || c === 35 || c === 38 || (c === 47 && !(isDigitAt(text, k - 1) && isDigitAt(text, k + 1)));
+      if (!splitsHere) continue;
+      this.emitPiece(pieceStart, k, out);
+      if (c === 35 || c === 38) this.push(k, k + 1, text[k]!, out);
+      pieceStart = k + 1;
+    }
+  }
+
+  /** A piece without `#`/`&`: trims hyphens, splits ZIP+4 and letter-only hyphenation. */
+  private emitPiece(from: number, to: number, out: Token[]): void {
+    while (from < to && this.text.charCodeAt(from) === 45) from++;
+    while (to > from && this.text.charCodeAt(to - 1) === 45) to--;
+    if (from >= to) return;
+    const piece = this.text.slice(from, to);
+    const hyphen = piece.indexOf("-");
+    if (hyphen < 0) return this.emitWord(from, to, out);
+    const parts = piece.split("-");
+    if (isZipPlus4(parts) || parts.every(isLetters) || isGluePrefix(parts[0]!)) {
+      let at = from;
+      for (const part of parts) {
+        if (part !== "") this.emitWord(at, at + part.length, out);
+        at += part.length + 1;
+      }
+      return;
+    }
+    this.push(from, to, piece.replace(/-+/g, "-"), out);
+  }
+
+  /** A word without hyphens: splits glued prefixes (`APT4B`, `POBOX12`) and 9-digit ZIPs. */
+  private emitWord(from: number, to: number, out: Token[]): void {
+    const word = this.text.slice(from, to);
+    const letters = leadingLetters(word);
+    if (letters === word.length) {
+      if (word === "POBOX") {
+        this.push(from, from + 2, "PO", out);
+        this.push(from + 2, to, "BOX", out);
+        return;
+      }
+      return this.push(from, to, word, out);
+    }
+    if (letters > 0 && isDigitAt(word, letters)) {
+      const prefix = word.slice(0, letters);
+      if (prefix === "POBOX") {
+        this.push(from, from + 2, "PO", out);
+        this.push(from + 2, from + 5, "BOX", out);
+        return this.push(from + 5, to, word.slice(5), out);
+      }
+      if (isGluePrefix(prefix)) {
+        this.push(from, from + letters, prefix, out);
+        return this.push(from + letters, to, word.slice(letters), out);
+      }
+    }
+    if (word.length === 9 && letters === 0 && isDigits(word)) {
+      this.push(from, from + 5, word.slice(0, 5), out);
+      return this.push(from + 5, to, word.slice(5), out);
+    }
+    this.push(from, to, word, out);
+  }
+
+  private push(from: number, to: number, text: string, out: Token[]): void {
+    out.push({ text, start: this.starts[from]!, end: this.ends[to - 1]!, boundaryBefore: false });
+  }
+}
+
+function isDigitAt(text: string, index: number): boolean {
+  const c = text.charCodeAt(index);
+  return c >= 48 && c <= 57;
+}
+
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isDigitAt(text, i)) return false;
+  return text.length > 0;
+}
+
+function isLetters(text: string): boolean {
+  return leadingLetters(text) === text.length;
+}
+
+function leadingLetters(text: string): number {
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) break;
+    if (c === 45 || c === 47) break;
+    i++;
+  }
+  return i;
+}
+
+function isZipPlus4(parts: string[]): boolean {
+  return (
+    parts.length === 2 &&
+    parts[0]!.length === 5 &&
+    parts[1]!.length === 4 &&
+    isDigits(parts[0]!) &&
+    isDigits(parts[1]!)
+  );
+}
