@@ -103,9 +103,13 @@ test("the gradient of the negative log-likelihood matches finite differences", (
     plus[i] = (plus[i] as number) + h;
     minus[i] = (minus[i] as number) - h;
     const numeric =
-      (negativeLogLikelihood(plus, scratch, data, L, F, 0.3) - negativeLogLikelihood(minus, scratch, data, L, F, 0.3)) /
+      (negativeLogLikelihood(plus, scratch, data, L, F, 0.3) -
+        negativeLogLikelihood(minus, scratch, data, L, F, 0.3)) /
       (2 * h);
-    assert.ok(Math.abs(numeric - (gradient[i] as number)) < 1e-5, `parameter ${i}: ${numeric} vs ${gradient[i]}`);
+    assert.ok(
+      Math.abs(numeric - (gradient[i] as number)) < 1e-5,
+      `parameter ${i}: ${numeric} vs ${gradient[i]}`,
+    );
   }
 });
 
@@ -113,7 +117,9 @@ test("L-BFGS training fits a toy task that needs transition weights", () => {
   const random = new SeededRandom(4);
   const train = toyData(random, 200);
   const theta = new Float64Array(parameterCount(L, F));
-  const result = minimize((x, g) => negativeLogLikelihood(x, g, train, L, F, 0.01), theta, { maxIterations: 200 });
+  const result = minimize((x, g) => negativeLogLikelihood(x, g, train, L, F, 0.01), theta, {
+    maxIterations: 200,
+  });
   assert.ok(result.iterations > 1);
   const model = weightsView(theta, L, F);
   const decoder = new ViterbiDecoder();

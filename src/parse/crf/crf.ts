@@ -62,7 +62,8 @@ export function sequenceScore(weights: CrfWeights, emit: Float64Array, labels: A
   const L = weights.labelCount;
   const T = labels.length;
   if (T === 0) return 0;
-  let score = (weights.start[labels[0] as number] as number) + (weights.end[labels[T - 1] as number] as number);
+  let score =
+    (weights.start[labels[0] as number] as number) + (weights.end[labels[T - 1] as number] as number);
   for (let t = 0; t < T; t++) {
     const y = labels[t] as number;
     score += emit[t * L + y] as number;

@@ -48,7 +48,8 @@ export class ForwardBackward {
     const last = (length - 1) * L;
     for (let y = 0; y < L; y++) max = Math.max(max, (alpha[last + y] as number) + (weights.end[y] as number));
     let sum = 0;
-    for (let y = 0; y < L; y++) sum += Math.exp((alpha[last + y] as number) + (weights.end[y] as number) - max);
+    for (let y = 0; y < L; y++)
+      sum += Math.exp((alpha[last + y] as number) + (weights.end[y] as number) - max);
     this.logZ = length === 0 ? 0 : max + Math.log(sum);
     return this.logZ;
   }
@@ -63,7 +64,8 @@ export class ForwardBackward {
       const next = (t + 1) * L;
       let m = -Infinity;
       for (let n = 0; n < L; n++) m = Math.max(m, (emit[next + n] as number) + (beta[next + n] as number));
-      for (let n = 0; n < L; n++) column[n] = Math.exp((emit[next + n] as number) + (beta[next + n] as number) - m);
+      for (let n = 0; n < L; n++)
+        column[n] = Math.exp((emit[next + n] as number) + (beta[next + n] as number) - m);
       for (let y = 0; y < L; y++) {
         let sum = 0;
         for (let n = 0; n < L; n++) sum += (expTrans[y * L + n] as number) * (column[n] as number);
@@ -86,20 +88,29 @@ export class ForwardBackward {
    * Adds P(y_(t-1) = p, y_t = y | x) · scale for every t ≥ 1 into `out` (L × L), the expected
    * transition counts the gradient needs.
    */
-  addPairMarginals(labelCount: number, emit: Float64Array, length: number, scale: number, out: Float64Array): void {
+  addPairMarginals(
+    labelCount: number,
+    emit: Float64Array,
+    length: number,
+    scale: number,
+    out: Float64Array,
+  ): void {
     const L = labelCount;
     const { alpha, beta, expTrans, column } = this;
     const right = new Float64Array(L);
     for (let t = 1; t < length; t++) {
       const ma = expColumn(alpha, (t - 1) * L, L, column);
       let mb = -Infinity;
-      for (let y = 0; y < L; y++) mb = Math.max(mb, (emit[t * L + y] as number) + (beta[t * L + y] as number));
-      for (let y = 0; y < L; y++) right[y] = Math.exp((emit[t * L + y] as number) + (beta[t * L + y] as number) - mb);
+      for (let y = 0; y < L; y++)
+        mb = Math.max(mb, (emit[t * L + y] as number) + (beta[t * L + y] as number));
+      for (let y = 0; y < L; y++)
+        right[y] = Math.exp((emit[t * L + y] as number) + (beta[t * L + y] as number) - mb);
       const factor = Math.exp(ma + mb - this.logZ) * scale;
       for (let p = 0; p < L; p++) {
         const a = (column[p] as number) * factor;
         for (let y = 0; y < L; y++) {
-          out[p * L + y] = (out[p * L + y] as number) + a * (expTrans[p * L + y] as number) * (right[y] as number);
+          out[p * L + y] =
+            (out[p * L + y] as number) + a * (expTrans[p * L + y] as number) * (right[y] as number);
         }
       }
     }

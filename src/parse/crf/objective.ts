@@ -70,7 +70,12 @@ export function negativeLogLikelihood(
   return value;
 }
 
-function addStateGradient(grad: CrfWeights, sequence: TrainingSequence, marginals: Float64Array, scale: number): void {
+function addStateGradient(
+  grad: CrfWeights,
+  sequence: TrainingSequence,
+  marginals: Float64Array,
+  scale: number,
+): void {
   const L = grad.labelCount;
   const state = grad.state as Float64Array;
   const { offsets, features } = sequence.features;
@@ -78,14 +83,20 @@ function addStateGradient(grad: CrfWeights, sequence: TrainingSequence, marginal
     const gold = sequence.labels[t] as number;
     for (let k = offsets[t] as number; k < (offsets[t + 1] as number); k++) {
       const base = (features[k] as number) * L;
-      for (let y = 0; y < L; y++) state[base + y] = (state[base + y] as number) + scale * (marginals[t * L + y] as number);
+      for (let y = 0; y < L; y++)
+        state[base + y] = (state[base + y] as number) + scale * (marginals[t * L + y] as number);
       state[base + gold] = (state[base + gold] as number) - scale;
     }
   }
 }
 
 /** Start/end expectations and the observed transition, start and end counts. */
-function addObservedCounts(grad: CrfWeights, sequence: TrainingSequence, marginals: Float64Array, scale: number): void {
+function addObservedCounts(
+  grad: CrfWeights,
+  sequence: TrainingSequence,
+  marginals: Float64Array,
+  scale: number,
+): void {
   const L = grad.labelCount;
   const labels = sequence.labels;
   const T = labels.length;

@@ -1,0 +1,7 @@
+import type { LabelledLine } from "./labelled-corpus.js";
+
+export function generateSynthetic(count: number, seed: number): LabelledLine[] {
+  void count;
+  void seed;
+  return [];
+}
