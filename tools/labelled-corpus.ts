@@ -56,7 +56,8 @@ function unescapeXml(text: string): string {
   });
 }
 
-interface Span {
+/** A labelled stretch of a raw line: characters [start, end) carry `tag`. */
+export interface Span {
   start: number;
   end: number;
   tag: string;
@@ -87,16 +88,28 @@ function labelLine(inner: string): LabelledLine | undefined {
   }
   input += unescapeXml(inner.slice(last)).replace(/\s+/g, " ");
   if (spans.some((span) => LABEL_MAP[span.tag] === undefined)) return undefined;
+  return labelBySpans(input, spans, LABEL_MAP);
+}
+
+/**
+ * Tokenizes a raw line and labels each token by the span its first character falls in
+ * (`tagLabels` maps span tags to our labels); undefined when the line has no tokens.
+ */
+export function labelBySpans(input: string, spans: readonly Span[], tagLabels: Readonly<Record<string, Label>>): LabelledLine | undefined {
   const tokens = tokenize(input);
   if (tokens.length === 0) return undefined;
-  const labels = tokens.map((token, t) => tokenLabel(token, tokens[t - 1], spans));
+  const labels = tokens.map((token, t) => tokenLabel(token, tokens[t - 1], spans, tagLabels));
   return { input, tokens, labels: fixRuralBoxes(labels) };
 }
 
-function tokenLabel(token: Token, previous: Token | undefined, spans: readonly Span[]): Label {
+function tokenLabel(token: Token, previous: Token | undefined, spans: readonly Span[], tagLabels: Readonly<Record<string, Label>>): Label {
   const span = spans.find((s) => token.start >= s.start && token.start < s.end);
   if (span === undefined) return token.text === "#" ? "occupancyType" : "other";
-  const label = LABEL_MAP[span.tag] as Label;
+  const label = tagLabels[span.tag] as Label;
+  // RR2 as one group-ID element: the tokenizer splits off RR, which is the route type.
+  if (label === "ruralRouteId" && token.start === span.start && span.end > token.end && ROUTE_WORDS.has(token.text)) {
+    return "ruralRouteType";
+  }
   // A ZIP+4 written 94114-2414 is one element; the tokenizer splits it and the add-on is zip4.
   if (label === "zip5" && previous !== undefined && previous.end > span.start && /^\d{4}$/.test(token.text)) {
     return "zip4";
@@ -105,10 +118,12 @@ function tokenLabel(token: Token, previous: Token | undefined, spans: readonly S
 }
 
 /** RR 2 BOX 152: the box belongs to the route (DECISIONS.md "Rural route": ruralRouteId `2 BOX 152`). */
+const ROUTE_WORDS = new Set(["RR", "HC", "HCR", "RFD", "RT", "RTE", "ROUTE"]);
+
 function fixRuralBoxes(labels: Label[]): Label[] {
   let inRoute = false;
   return labels.map((label) => {
-    if (label === "ruralRouteType") inRoute = true;
+    if (label === "ruralRouteType" || label === "ruralRouteId") inRoute = true;
     if (inRoute && (label === "poBoxType" || label === "poBoxId")) return "ruralRouteId";
     if (label !== "ruralRouteId" && label !== "ruralRouteType") inRoute = false;
     return label;
