@@ -10,7 +10,8 @@ import {
 } from "./accounts/memory-accounts.js";
 import type { Config } from "./config.js";
 import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
-import { PlaceholderParser } from "./parse/placeholder-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "./parse/model-parser.js";
+import { RuleParser } from "./parse/rule-parser.js";
 import type { Services } from "./services.js";
 
 export const DEMO_TEAM_ID = "team_demo";
@@ -24,8 +25,15 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const usage = new MemoryUsageLedger();
   const requestLog = new MemoryRequestLog();
   const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
+  const parser = new ModelParser(
+    new RuleParser(),
+    loadModelFile(config.PARSER_MODEL_FILE ?? DEFAULT_MODEL_FILE),
+  );
+  if (parser.unavailableReason !== undefined) {
+    log.warn({ reason: parser.unavailableReason }, "parser model unavailable: the rule-based parser answers");
+  }
   return {
-    parser: new PlaceholderParser(),
+    parser,
     parcels: new EmptyParcelIndex(),
     accounts,
     usage,

@@ -74,6 +74,11 @@ const SCHEMA = {
     "2000",
     integer(0, 1e12),
   ),
+  PARSER_MODEL_FILE: entry(
+    "Trained parser model; when missing or unreadable the rule-based parser answers (model_unavailable). Default: data/model/situs-crf.bin in the project.",
+    undefined,
+    (raw) => resolve(raw),
+  ),
 } as const;
 
 type Schema = typeof SCHEMA;

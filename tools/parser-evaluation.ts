@@ -1,108 +1,95 @@
 import type { Label } from "../src/parse/labels.js";
-import { LABELS } from "../src/parse/labels.js";
-import type { Token } from "../src/parse/token.js";
-import type { LabelledLine } from "./labelled-corpus.js";
+import { STRING_COMPONENTS, type Components, type StringComponent } from "../src/parse/parse-answer.js";
 
-/** What a backend answered for one held-out line: a label per token and a confidence. */
-export interface Prediction {
+/** `other` holds what fits nowhere; it is not scored as a component (as in eval:parser). */
+const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
+
+/** One backend's answer on one held-out line. */
+export interface Outcome {
+  components: Components;
   labels: readonly Label[];
   confidence: number;
 }
 
-export type Labeller = (input: string, tokens: readonly Token[]) => Prediction;
-
-/** Running totals for one backend over held-out lines. */
+/**
+ * Running totals for one backend over held-out lines: lines with every component right, token
+ * labels right, per-component precision/recall, and lines and right lines per confidence bin.
+ */
 export class Scoreboard {
   lines = 0;
   linesRight = 0;
   tokens = 0;
   tokensRight = 0;
-  private readonly predicted = new Map<Label, number>();
-  private readonly gold = new Map<Label, number>();
-  private readonly correct = new Map<Label, number>();
+  readonly tally = new Map<StringComponent, { predicted: number; gold: number; right: number }>(
+    SCORED.map((name) => [name, { predicted: 0, gold: 0, right: 0 }]),
+  );
   /** Per confidence bin of width 0.1: [lines, lines entirely right]. */
   readonly bins = Array.from({ length: 10 }, () => [0, 0] as [number, number]);
 
-  add(line: LabelledLine, prediction: Prediction): boolean {
-    let right = 0;
-    line.labels.forEach((gold, t) => {
-      const label = prediction.labels[t];
-      bump(this.gold, gold);
-      if (label !== undefined) bump(this.predicted, label);
-      if (label !== gold) return;
-      right++;
-      bump(this.correct, gold);
+  add(gold: Components, goldLabels: readonly Label[], outcome: Outcome): boolean {
+    let allRight = true;
+    for (const name of SCORED) {
+      const tally = this.tally.get(name)!;
+      if (gold[name] !== undefined) tally.gold++;
+      if (outcome.components[name] !== undefined) tally.predicted++;
+      if (gold[name] !== undefined && gold[name] === outcome.components[name]) tally.right++;
+      if (gold[name] !== outcome.components[name]) allRight = false;
+    }
+    goldLabels.forEach((label, t) => {
+      this.tokens++;
+      if (outcome.labels[t] === label) this.tokensRight++;
     });
-    const allRight = right === line.labels.length;
     this.lines++;
-    this.tokens += line.labels.length;
-    this.tokensRight += right;
     if (allRight) this.linesRight++;
-    const bin = this.bins[Math.min(9, Math.floor(prediction.confidence * 10))]!;
+    const bin = this.bins[Math.min(9, Math.floor(outcome.confidence * 10))]!;
     bin[0]++;
     if (allRight) bin[1]++;
     return allRight;
   }
-
-  precision(label: Label): number {
-    return (this.correct.get(label) ?? 0) / Math.max(1, this.predicted.get(label) ?? 0);
-  }
-
-  recall(label: Label): number {
-    return (this.correct.get(label) ?? 0) / Math.max(1, this.gold.get(label) ?? 0);
-  }
-
-  goldCount(label: Label): number {
-    return this.gold.get(label) ?? 0;
-  }
 }
 
-function bump(map: Map<Label, number>, label: Label): void {
-  map.set(label, (map.get(label) ?? 0) + 1);
-}
+const percent = (part: number, whole: number) =>
+  whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
+const cell = (text: string) => text.padStart(24);
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
-
-/** The report: headline figures, per-label precision/recall and the reliability table, side by side. */
+/** Headline figures, per-component precision/recall and reliability tables, backends side by side. */
 export function formatReport(boards: ReadonlyArray<[string, Scoreboard]>): string {
-  const out: string[] = [];
-  const names = boards.map(([name]) => name.padStart(22)).join("");
-  out.push(`${"".padEnd(24)}${names}`);
-  out.push(
-    `${"addresses entirely right".padEnd(24)}${boards.map(([, b]) => `${percent(b.linesRight / b.lines)} of ${b.lines}`.padStart(22)).join("")}`,
-  );
-  out.push(
-    `${"tokens right".padEnd(24)}${boards.map(([, b]) => `${percent(b.tokensRight / b.tokens)} of ${b.tokens}`.padStart(22)).join("")}`,
-  );
-  out.push(
-    "",
-    `${"label (gold tokens)".padEnd(24)}${boards.map(([name]) => `${name} P / R`.padStart(22)).join("")}`,
-  );
+  const out: string[] = [`${"".padEnd(26)}${boards.map(([name]) => cell(name)).join("")}`];
+  const row = (title: string, value: (b: Scoreboard) => string) =>
+    out.push(`${title.padEnd(26)}${boards.map(([, b]) => cell(value(b))).join("")}`);
+  row("addresses entirely right", (b) => `${percent(b.linesRight, b.lines)} of ${b.lines}`);
+  row("token labels right", (b) => `${percent(b.tokensRight, b.tokens)} of ${b.tokens}`);
+  out.push("", `${"component (gold)".padEnd(26)}${boards.map(() => cell("precision / recall")).join("")}`);
   const first = boards[0]?.[1];
-  for (const label of LABELS) {
-    if (first === undefined || first.goldCount(label) === 0) continue;
-    const cells = boards.map(([, b]) =>
-      `${percent(b.precision(label))} / ${percent(b.recall(label))}`.padStart(22),
-    );
-    out.push(`${`${label} (${first.goldCount(label)})`.padEnd(24)}${cells.join("")}`);
+  for (const name of SCORED) {
+    const gold = first?.tally.get(name)?.gold ?? 0;
+    if (gold === 0) continue;
+    row(`${name} (${gold})`, (b) => {
+      const t = b.tally.get(name)!;
+      return `${percent(t.right, t.predicted)} / ${percent(t.right, t.gold)}`;
+    });
   }
   for (const [name, board] of boards) {
-    out.push("", `reliability (${name}): confidence bin, lines, share entirely right`);
+    out.push("", `reliability, ${name}: confidence bin | lines | share entirely right`);
     board.bins.forEach(([count, right], i) => {
-      if (count > 0)
-        out.push(
-          `  ${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}  ${String(count).padStart(6)}  ${percent(right / count)}`,
-        );
+      if (count === 0) return;
+      out.push(
+        `  ${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)} | ${String(count).padStart(5)} | ${percent(right, count)}`,
+      );
     });
   }
   return out.join("\n");
 }
 
-/** One wrong line for the error listing: each token with gold label, and the prediction where it differs. */
-export function describeError(line: LabelledLine, predicted: readonly Label[]): string {
-  const parts = line.tokens.map((token, t) => {
-    const gold = line.labels[t];
-    return predicted[t] === gold ? `${token.text}/${gold}` : `${token.text}/${gold}!=${predicted[t]}`;
-  });
-  return `  ${line.input}\n    ${parts.join(" ")}`;
+/** One wrong line for the error listing: tokens with gold label, and the prediction where it differs. */
+export function describeError(
+  input: string,
+  tokens: ReadonlyArray<{ text: string }>,
+  gold: readonly Label[],
+  predicted: readonly Label[],
+): string {
+  const parts = tokens.map((token, t) =>
+    predicted[t] === gold[t] ? `${token.text}/${gold[t]}` : `${token.text}/${gold[t]}!=${predicted[t]}`,
+  );
+  return `  ${input}\n    ${parts.join(" ")}`;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { projectPath } from "../src/paths.js";
-import { readLabelledCorpus, type LabelledLine } from "./labelled-corpus.js";
+import { readLabelledLines, type LabelledLine } from "./labelled-corpus.js";
 import { SeededRandom } from "./seeded-random.js";
 
 /** Where the hand-labelled corpora are (never copied into the repository). */
@@ -34,11 +34,11 @@ export function uniqueLines(lines: readonly LabelledLine[]): LabelledLine[] {
 }
 
 export function readMainCorpus(): LabelledLine[] {
-  return uniqueLines(readLabelledCorpus(`${CORPUS_DIR}/${MAIN_CORPUS}`));
+  return uniqueLines(readLabelledLines(`${CORPUS_DIR}/${MAIN_CORPUS}`));
 }
 
 export function readExtraCorpora(): LabelledLine[] {
-  return uniqueLines(EXTRA_CORPORA.flatMap((file) => readLabelledCorpus(`${CORPUS_DIR}/${file}`)));
+  return uniqueLines(EXTRA_CORPORA.flatMap((file) => readLabelledLines(`${CORPUS_DIR}/${file}`)));
 }
 
 /** Fold of each line: a seeded shuffle of the (unique) lines dealt round-robin into k folds. */

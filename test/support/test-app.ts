@@ -8,7 +8,7 @@ import {
 } from "../../src/accounts/memory-accounts.js";
 import { buildApp } from "../../src/http/app.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
-import { PlaceholderParser } from "../../src/parse/placeholder-parser.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
 import type { Services } from "../../src/services.js";
 
 export const TEST_KEY = "sk_test_0123456789abcdefghijklmnopqrstuv";
@@ -26,7 +26,7 @@ export function testServices(overrides: Partial<Services> = {}): TestServices {
   accounts.addTeam({ teamId: TEST_TEAM });
   accounts.addKey(TEST_TEAM, TEST_KEY, "key_test");
   const services: TestServices = {
-    parser: new PlaceholderParser(),
+    parser: new RuleParser(),
     parcels: new EmptyParcelIndex(),
     accounts,
     usage: new MemoryUsageLedger(),

@@ -1,0 +1,150 @@
+import { addressType } from "./assembly/address-type.js";
+import { addBoxComponents } from "./assembly/box-components.js";
+import { deliveryLines } from "./assembly/delivery-lines.js";
+import { Draft, labelRuns } from "./assembly/draft.js";
+import { foreignSpan } from "./assembly/foreign-signals.js";
+import { addPlaceComponents } from "./assembly/place-components.js";
+import { addStreetComponents } from "./assembly/street-components.js";
+import { addUnitComponents } from "./assembly/unit-components.js";
+import type { Label } from "./labels.js";
+import type { AddressType, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import type { Token } from "./token.js";
+
+export { labelProblem } from "./assembly/label-problem.js";
+
+/** What a labelling backend hands to assembly: tokens of `input`, one label each, its certainty. */
+export interface LabelledParse {
+  input: string;
+  tokens: Token[];
+  labels: Label[];
+  confidence: number;
+  model: ModelInfo;
+  /** Warnings the backend raised itself (`ambiguous_city_street`, `model_unavailable` ...). */
+  extraWarnings?: Warning[];
+}
+
+/** `low_confidence` below this (SPEC "Limits"). */
+export const LOW_CONFIDENCE = 0.6;
+const MAX_LINE = 40;
+
+/**
+ * The one path from labelled tokens to a parse answer, shared by both backends: components →
+ * standardization → lines → warnings → confidence. Pure; never throws on any labelling.
+ */
+export function assemble(parse: LabelledParse): ParseAnswer {
+  const { input, tokens } = parse;
+  if (tokens.length === 0) return emptyAnswer(parse);
+  const labels = secondStreetAsOther(parse.labels);
+  const draft = new Draft(tokens, labelRuns(labels.labels));
+  addStreetComponents(draft);
+  addUnitComponents(draft);
+  addBoxComponents(draft);
+  addPlaceComponents(draft, labels.intersectionAt >= 0);
+  const signals = { intersection: labels.intersectionAt >= 0, generalDelivery: draft.has("generalDelivery") };
+  const type = addressType(draft.components, signals);
+  const lines = deliveryLines(type, draft.components);
+  addTypeWarnings(draft, type, labels.intersectionAt);
+  for (const line of lines) if (line.length > MAX_LINE) draft.warn("line_overflow");
+  const foreign = foreignSpan(tokens);
+  if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
+  const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
+  const confidence = roundConfidence(parse.confidence);
+  if (confidence < LOW_CONFIDENCE) warnings.push({ code: "low_confidence", message: lowConfidenceMessage });
+  return { input, type, components: draft.components, lines, warnings, confidence, model: parse.model };
+}
+
+const lowConfidenceMessage = "The confidence of this parse is below 0.6.";
+
+function emptyAnswer(parse: LabelledParse): ParseAnswer {
+  const blank = parse.input.trim() === "";
+  const warnings: Warning[] = blank
+    ? [{ code: "empty_input", message: "The line is empty." }]
+    : [
+        { code: "ambiguous_type", message: "The line holds no letters or digits." },
+        {
+          code: "unknown_tokens",
+          message: "The line holds no letters or digits.",
+          start: 0,
+          end: parse.input.length,
+        },
+      ];
+  warnings.push(...(parse.extraWarnings ?? []));
+  const components = blank ? {} : { other: parse.input.trim() };
+  return {
+    input: parse.input,
+    type: "ambiguous",
+    components,
+    lines: [],
+    warnings,
+    confidence: 0,
+    model: parse.model,
+  };
+}
+
+/**
+ * An intersection names two streets; the first is the answer's street, the words of the second
+ * are kept in `other` for inspection (SPEC: an intersection is no delivery address).
+ */
+function secondStreetAsOther(labels: readonly Label[]): { labels: readonly Label[]; intersectionAt: number } {
+  const at = labels.indexOf("intersection");
+  if (at < 0) return { labels, intersectionAt: -1 };
+  const copy = labels.slice();
+  for (let i = at + 1; i < copy.length; i++) if (STREET_PART.has(copy[i]!)) copy[i] = "other";
+  return { labels: copy, intersectionAt: at };
+}
+
+const STREET_PART: ReadonlySet<Label> = new Set([
+  "addressNumber",
+  "addressNumberSuffix",
+  "predirectional",
+  "streetName",
+  "streetSuffix",
+  "postdirectional",
+]);
+
+/** Warnings that depend on the type: what a delivery address of that type lacks (SPEC table). */
+function addTypeWarnings(draft: Draft, type: AddressType, intersectionAt: number): void {
+  const c = draft.components;
+  const streetLike = type === "street" || type === "dual" || type === "ambiguous";
+  if (streetLike && c.addressNumber === undefined) {
+    const name = draft.runsOf("streetName")[0];
+    if (name) draft.warn("missing_address_number", name.from, name.to);
+    else if (type !== "ambiguous" || intersectionAt < 0) draft.warn("missing_address_number");
+  }
+  if (streetLike && c.streetName === undefined) {
+    const suffix = draft.runsOf("streetSuffix")[0];
+    if (suffix) draft.warn("missing_street_name", suffix.from, suffix.to);
+    else if (intersectionAt < 0) draft.warn("missing_street_name");
+  }
+  if (c.city === undefined) draft.warn("missing_city");
+  if (c.state === undefined && !draft.hasWarning("invalid_state")) draft.warn("missing_state");
+  if (c.zip5 === undefined && !draft.hasWarning("invalid_zip")) draft.warn("missing_zip");
+  if (type === "dual") {
+    const box = [
+      ...draft.runsOf("poBoxType"),
+      ...draft.runsOf("poBoxId"),
+      ...draft.runsOf("ruralRouteType"),
+      ...draft.runsOf("ruralRouteId"),
+    ];
+    const from = Math.min(...box.map((run) => run.from));
+    const to = Math.max(...box.map((run) => run.to));
+    draft.warn("dual_address", from, to);
+  }
+  if (intersectionAt >= 0) {
+    draft.warn("unsupported_intersection", 0, lastStreetToken(draft) + 1);
+  }
+  if (type === "ambiguous") draft.warn("ambiguous_type");
+}
+
+function lastStreetToken(draft: Draft): number {
+  let last = 0;
+  for (const run of draft.runs)
+    if (STREET_PART.has(run.label) || run.label === "intersection" || run.label === "other")
+      last = run.to - 1;
+  return last;
+}
+
+function roundConfidence(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
+}

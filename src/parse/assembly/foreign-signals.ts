@@ -1,0 +1,96 @@
+import type { Token } from "../token.js";
+
+/**
+ * Signs that a line is not a US address (SPEC `possibly_foreign`): a country or a Canadian
+ * province or Mexican state spelled out, a Canadian (A1A 1A1) or UK (SW1A 1AA) postcode, or
+ * words in a script US addresses are not written in.
+ */
+const FOREIGN_WORDS: ReadonlySet<string> = new Set([
+  // Countries most often mailed from the US (and their usual written forms).
+  "CANADA",
+  "MEXICO",
+  "UK",
+  "ENGLAND",
+  "SCOTLAND",
+  "WALES",
+  "IRELAND",
+  "GERMANY",
+  "DEUTSCHLAND",
+  "FRANCE",
+  "SPAIN",
+  "ESPANA",
+  "ITALY",
+  "ITALIA",
+  "AUSTRALIA",
+  "JAPAN",
+  "CHINA",
+  "INDIA",
+  "BRAZIL",
+  "BRASIL",
+  "NETHERLANDS",
+  "BELGIUM",
+  "SWITZERLAND",
+  "AUSTRIA",
+  "SWEDEN",
+  "NORWAY",
+  "DENMARK",
+  "PHILIPPINES",
+  "KOREA",
+  "ISRAEL",
+  // Canadian provinces (Canada Post) and Mexican states that are not also US words.
+  "ONTARIO",
+  "QUEBEC",
+  "ALBERTA",
+  "MANITOBA",
+  "SASKATCHEWAN",
+  "NUNAVUT",
+  "YUKON",
+  "JALISCO",
+  "OAXACA",
+  "CHIHUAHUA",
+  "SONORA",
+  "COAHUILA",
+  "TAMAULIPAS",
+  "CDMX",
+  "YUCATAN",
+]);
+const FOREIGN_PAIRS: ReadonlySet<string> = new Set([
+  "UNITED KINGDOM",
+  "GREAT BRITAIN",
+  "BRITISH COLUMBIA",
+  "NOVA SCOTIA",
+  "NEW BRUNSWICK",
+  "PRINCE EDWARD",
+  "NUEVO LEON",
+  "BAJA CALIFORNIA",
+  "NORTHERN IRELAND",
+]);
+/** German street words glued to the name (HAUPTSTRASSE 5) are a strong sign of a German address. */
+const GLUED_ENDINGS = ["STRASSE", "STRAAT"];
+
+const CANADA_FORWARD = /^[ABCEGHJ-NPRSTVXY]\d[A-Z]$/;
+const CANADA_LOCAL = /^\d[A-Z]\d$/;
+const CANADA_GLUED = /^[ABCEGHJ-NPRSTVXY]\d[A-Z]\d[A-Z]\d$/;
+const UK_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
+const UK_INWARD = /^\d[A-Z]{2}$/;
+const NON_LATIN = /[^\u0020-\u024f]/;
+
+export function foreignSpan(tokens: readonly Token[]): { from: number; to: number } | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const text = tokens[i]!.text;
+    const next = tokens[i + 1]?.text;
+    if (FOREIGN_WORDS.has(text) || NON_LATIN.test(text)) return { from: i, to: i + 1 };
+    if (next !== undefined && FOREIGN_PAIRS.has(`${text} ${next}`)) return { from: i, to: i + 2 };
+    if (text.length === 6 && CANADA_GLUED.test(text)) return { from: i, to: i + 1 };
+    if (next !== undefined && text.length === 3 && CANADA_FORWARD.test(text) && CANADA_LOCAL.test(next)) {
+      return { from: i, to: i + 2 };
+    }
+    if (next !== undefined && next.length === 3 && UK_INWARD.test(next) && UK_OUTWARD.test(text)) {
+      return { from: i, to: i + 2 };
+    }
+    if (text.length > 8 && GLUED_ENDINGS.some((ending) => text.endsWith(ending))) {
+      return { from: i, to: i + 1 };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,90 @@
+import { puertoRicoAbbreviation, standardState } from "../../usps/usps.js";
+import type { Draft } from "./draft.js";
+
+/** The country written after a US address: kept in `other` without a warning, it is no error. */
+const US_NAMES: ReadonlySet<string> = new Set([
+  "USA",
+  "US",
+  "U S A",
+  "U S",
+  "UNITED STATES",
+  "UNITED STATES OF AMERICA",
+  "AMERICA",
+]);
+
+/** Firm, urbanization, city, state, ZIP and `other` (DECISIONS.md "States", "Last line"). */
+export function addPlaceComponents(draft: Draft, quietOther: boolean): void {
+  const c = draft.components;
+  const firm = draft.joined("firm");
+  if (firm) c.firm = firm.text;
+  const urbanization = draft.joined("urbanization");
+  if (urbanization) c.urbanization = urbanizationName(urbanization.text);
+  const city = draft.joined("city");
+  if (city) c.city = city.text;
+  addState(draft);
+  addZip(draft);
+  for (const run of draft.runsOf("other")) {
+    draft.addOther(run.from, draft.text(run));
+    if (!quietOther && !US_NAMES.has(draft.text(run))) draft.warn("unknown_tokens", run.from, run.to);
+  }
+  draft.finishOther();
+}
+
+/** `URB LAS GLADIOLAS` → `LAS GLADIOLAS`: the descriptive word is the line's, not the name's (§292). */
+function urbanizationName(text: string): string {
+  const space = text.indexOf(" ");
+  if (space < 0) return text;
+  return puertoRicoAbbreviation(text.slice(0, space)) === "URB" || text.startsWith("URB ")
+    ? text.slice(space + 1)
+    : text;
+}
+
+function addState(draft: Draft): void {
+  const state = draft.joined("state");
+  if (!state) return;
+  const code = standardState(state.text) ?? standardState(state.text.replace(/ /g, ""));
+  if (code !== undefined) {
+    draft.components.state = code;
+    return;
+  }
+  draft.addOther(state.from, state.text);
+  draft.warn("invalid_state", state.from, state.to);
+}
+
+/** A ZIP is 5 digits and its add-on 4 (Pub 28 §235); anything else goes to `other`. */
+function addZip(draft: Draft): void {
+  const zip = draft.joined("zip5");
+  const plus4 = draft.joined("zip4");
+  if (zip) {
+    const words = zip.text.split(" ");
+    const [five, four] = words;
+    if (words.length <= 2 && isDigits(five!, 5) && (four === undefined || isDigits(four, 4))) {
+      draft.components.zip5 = five!;
+      if (four !== undefined) draft.components.zip4 = four;
+    } else {
+      draft.addOther(zip.from, zip.text);
+      draft.warn("invalid_zip", zip.from, zip.to);
+    }
+  }
+  if (plus4) {
+    if (
+      isDigits(plus4.text, 4) &&
+      draft.components.zip5 !== undefined &&
+      draft.components.zip4 === undefined
+    ) {
+      draft.components.zip4 = plus4.text;
+    } else {
+      draft.addOther(plus4.from, plus4.text);
+      draft.warn("invalid_zip", plus4.from, plus4.to);
+    }
+  }
+}
+
+function isDigits(text: string, length: number): boolean {
+  if (text.length !== length) return false;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}

@@ -1,0 +1,74 @@
+import { designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
+import type { SecondaryUnit } from "../parse-answer.js";
+import type { Draft, Run } from "./draft.js";
+
+interface UnitRuns {
+  type?: Run;
+  id?: Run;
+}
+
+/**
+ * Secondary units in input order (Pub 28 §213): each designator run starts a unit and takes the
+ * number right after it. A number with no designator gets `#` (`unit_id_without_type`); a number
+ * right before a designator that has none after it belongs to it (`SECOND FLOOR`).
+ */
+export function addUnitComponents(draft: Draft): void {
+  const units = pairUnits(draft.runs);
+  if (units.length === 0) return;
+  const answer: SecondaryUnit[] = units.map((unit) => standardUnit(draft, unit));
+  const last = answer[answer.length - 1]!;
+  draft.components.occupancyType = last.type;
+  if (last.id !== undefined) draft.components.occupancyId = last.id;
+  if (answer.length > 1) draft.components.secondaryUnits = answer;
+}
+
+function pairUnits(runs: readonly Run[]): UnitRuns[] {
+  const units: UnitRuns[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    if (run.label === "occupancyType") {
+      units.push({ type: run });
+      continue;
+    }
+    if (run.label !== "occupancyId") continue;
+    const last = units[units.length - 1];
+    if (last?.type !== undefined && last.id === undefined && last.type.to === run.from) {
+      last.id = run;
+      continue;
+    }
+    const next = runs[i + 1];
+    const afterNext = runs[i + 2];
+    const nextTakesNoId = afterNext?.label !== "occupancyId" || afterNext.from !== next?.to;
+    if (next?.label === "occupancyType" && next.from === run.to && nextTakesNoId) {
+      units.push({ type: next, id: run });
+      i++;
+      continue;
+    }
+    units.push({ id: run });
+  }
+  return units;
+}
+
+function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
+  const id = unit.id ? draft.text(unit.id) : undefined;
+  if (unit.type === undefined) {
+    draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
+    return { type: "#", id: id! };
+  }
+  const words = draft.words(unit.type.from, unit.type.to);
+  // `APT #` is written with both; the designator is what counts.
+  const named = words.filter((word) => word !== "#");
+  const typed = named.length > 0 ? named.join(" ") : "#";
+  let type = standardUnitDesignator(typed);
+  if (type === undefined) {
+    draft.warn("unknown_unit_designator", unit.type.from, unit.type.to);
+    type = typed;
+  }
+  if (id === undefined) {
+    if (designatorNeedsNumber(type) || !standardUnitDesignator(type)) {
+      draft.warn("unit_without_id", unit.type.from, unit.type.to);
+    }
+    return { type };
+  }
+  return { type, id };
+}

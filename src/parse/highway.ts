@@ -1,0 +1,124 @@
+import { standardState } from "../usps/usps.js";
+
+/**
+ * Highway names per Publication 28 Appendix F (data/usps/f-highway-examples.tsv holds every
+ * example; a test runs them all). A highway name is a highway word group, a route number and
+ * optionally BYPASS / FRONTAGE ROAD; it is all street name, with no street suffix (DECISIONS.md).
+ * The labeller uses `matchHighway` to find one; assembly uses it to write the standard form.
+ */
+
+interface HighwayForm {
+  words: readonly string[];
+  standard: string;
+  /** The route number must contain a digit: the words are also common street words (ROAD 22). */
+  numbered: boolean;
+}
+
+const FORMS: readonly HighwayForm[] = [
+  ...forms("COUNTY HIGHWAY", ["COUNTY HIGHWAY", "COUNTY HWY", "CNTY HWY", "CO HWY", "CNTY HIGHWAY"]),
+  ...forms("COUNTY ROAD", ["COUNTY ROAD", "COUNTY RD", "CNTY RD", "CNTY ROAD", "CO RD", "CR"]),
+  ...forms("FM", ["FARM TO MARKET", "FARM TO MARKET ROAD", "FM", "HWY FM", "HIGHWAY FM", "FM RD", "FM ROAD"]),
+  ...forms("INTERSTATE", ["INTERSTATE HWY", "INTERSTATE HIGHWAY", "INTERSTATE", "IH"]),
+  ...forms("INTERSTATE", ["I"], true),
+  ...forms("STATE HIGHWAY", ["ST HIGHWAY", "ST HWY", "STATE HWY", "STATE HIGHWAY"]),
+  ...forms("STATE ROAD", ["ST RD", "STATE RD", "STATE ROAD"]),
+  ...forms("STATE ROAD", ["SR"], true),
+  ...forms("STATE ROUTE", ["ST RT", "ST RTE", "STATE RT", "STATE RTE", "STATE ROUTE", "SR"]),
+  ...forms("TOWNSHIP ROAD", ["TOWNSHIP RD", "TOWNSHIP ROAD", "TWP RD", "TSR"]),
+  ...forms("US HIGHWAY", ["US HWY", "US HIGHWAY", "U S HWY", "U S HIGHWAY", "USHWY"]),
+  ...forms("US HIGHWAY", ["US", "U S"], true),
+  ...forms("RANCH ROAD", ["RANCH RD", "RANCH ROAD"], true),
+  ...forms("HIGHWAY", ["HIGHWAY", "HWY", "HIWAY", "HWAY"]),
+  ...forms("EXPRESSWAY", ["EXPRESSWAY"], true),
+  ...forms("LOOP", ["LOOP"], true),
+  ...forms("ROUTE", ["ROUTE", "RTE", "RT"], true),
+  ...forms("ROAD", ["ROAD", "RD"], true),
+].sort((a, b) => b.words.length - a.words.length);
+
+function forms(standard: string, inputs: string[], numbered = false): HighwayForm[] {
+  return inputs.map((input) => ({ words: input.split(" "), standard, numbered }));
+}
+
+const FIRST_WORDS = new Set(FORMS.map((form) => form.words[0]!));
+
+export interface HighwayMatch {
+  /** How many words from `at` the highway name takes. */
+  length: number;
+  /** The Appendix F standard form of those words. */
+  standard: string[];
+}
+
+/**
+ * The highway name starting at `words[at]`, if one does: an optional state (KENTUCKY 440,
+ * CA COUNTY RD 150), a highway word group, the route number, and BYPASS or FRONTAGE ROAD after it.
+ */
+export function matchHighway(words: readonly string[], at: number): HighwayMatch | null {
+  const state = stateWordsAt(words, at);
+  if (state) {
+    const rest = matchForm(words, at + state.length);
+    if (rest) return { length: state.length + rest.length, standard: [state.code, ...rest.standard] };
+    const number = words[at + state.length];
+    if (number !== undefined && startsWithDigit(number)) {
+      // KY 1207 -> KY HIGHWAY 1207 (Appendix F): a state and a bare number is a state highway.
+      const tail = tailWords(words, at + state.length + 1);
+      return {
+        length: state.length + 1 + tail.length,
+        standard: [state.code, "HIGHWAY", number, ...tail.standard],
+      };
+    }
+    return null;
+  }
+  return matchForm(words, at);
+}
+
+function matchForm(words: readonly string[], at: number): HighwayMatch | null {
+  const first = words[at];
+  if (first === undefined || !FIRST_WORDS.has(first)) return null;
+  for (const form of FORMS) {
+    if (!startsWithWords(words, at, form.words)) continue;
+    const number = words[at + form.words.length];
+    if (number === undefined || number === "#") continue;
+    if (form.numbered && !startsWithDigit(number)) continue;
+    const tail = tailWords(words, at + form.words.length + 1);
+    const standard = [...form.standard.split(" "), number, ...tail.standard];
+    return { length: form.words.length + 1 + tail.length, standard };
+  }
+  return null;
+}
+
+/** BYPASS alone is abbreviated BYP; before ROAD it stays BYPASS RD; FRONTAGE ROAD is FRONTAGE RD. */
+function tailWords(words: readonly string[], at: number): { length: number; standard: string[] } {
+  const first = words[at];
+  const second = words[at + 1];
+  const isRoad = second === "ROAD" || second === "RD";
+  if (first === "BYPASS" || first === "BYP") {
+    return isRoad ? { length: 2, standard: ["BYPASS", "RD"] } : { length: 1, standard: ["BYP"] };
+  }
+  if (first === "FRONTAGE" && isRoad) return { length: 2, standard: ["FRONTAGE", "RD"] };
+  return { length: 0, standard: [] };
+}
+
+/** A state code or name (one or two words) starting a highway name: KY, KENTUCKY, CALIFORNIA. */
+function stateWordsAt(words: readonly string[], at: number): { length: number; code: string } | null {
+  const first = words[at];
+  if (first === undefined || first.length < 2 || FIRST_WORDS.has(first) || startsWithDigit(first))
+    return null;
+  const second = words[at + 1];
+  if (second !== undefined) {
+    const code = standardState(`${first} ${second}`);
+    if (code !== undefined && words[at + 2] !== undefined) return { length: 2, code };
+  }
+  const code = standardState(first);
+  // A two-letter code must be followed by a highway word or number; IN and OR read as words otherwise.
+  return code === undefined ? null : { length: 1, code };
+}
+
+function startsWithWords(words: readonly string[], at: number, form: readonly string[]): boolean {
+  for (let i = 0; i < form.length; i++) if (words[at + i] !== form[i]) return false;
+  return true;
+}
+
+export function startsWithDigit(word: string): boolean {
+  const c = word.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}

@@ -1,0 +1,26 @@
+import { assemble } from "./assemble.js";
+import type { Label } from "./labels.js";
+import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import type { Parser } from "./parser.js";
+import { labelAddress } from "./rules/label-address.js";
+import type { Token } from "./token.js";
+import { tokenize } from "./tokenize.js";
+
+/**
+ * The rule-based backend (SPEC `backend: "heuristic"`): Publication 28 rules label the tokens,
+ * the shared assembly (src/parse/assemble.ts) does the rest. It is also the fallback of the
+ * model backend.
+ */
+export class RuleParser implements Parser {
+  readonly model: ModelInfo = { name: "situs-rules", version: "0.1.0", backend: "heuristic" };
+
+  label(tokens: Token[]): { labels: Label[]; confidence: number; warnings: Warning[] } {
+    return labelAddress(tokens);
+  }
+
+  parse(line: string): ParseAnswer {
+    const tokens = tokenize(line);
+    const { labels, confidence, warnings } = this.label(tokens);
+    return assemble({ input: line, tokens, labels, confidence, model: this.model, extraWarnings: warnings });
+  }
+}

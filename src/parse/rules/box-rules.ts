@@ -1,0 +1,137 @@
+import { isUnitId, startsWithDigit } from "./word-classes.js";
+import type { Labelling } from "./labelling.js";
+
+/**
+ * Delivery groups that are not streets, found anywhere in the line: general delivery (Pub 28
+ * §26x), rural routes and highway contracts (§24x, §25x), military boxes (§225) and PO boxes
+ * (§28x). Each rule labels the words it recognizes and leaves the rest.
+ */
+export function labelBoxes(l: Labelling): void {
+  for (let i = 0; i < l.length; i++) {
+    if (!l.free(i)) continue;
+    const taken = generalDelivery(l, i) || route(l, i) || military(l, i) || poBox(l, i);
+    if (taken > 0) i += taken - 1;
+  }
+}
+
+type Phrase = readonly string[];
+
+function phraseAt(l: Labelling, at: number, phrases: readonly Phrase[]): number {
+  for (const phrase of phrases) {
+    let k = 0;
+    while (k < phrase.length && l.free(at + k) && l.text(at + k) === phrase[k]) k++;
+    if (k === phrase.length) return k;
+  }
+  return 0;
+}
+
+const GENERAL_DELIVERY: readonly Phrase[] = [
+  ["GENERAL", "DELIVERY"],
+  ["GEN", "DEL"],
+  ["ENTREGA", "GENERAL"],
+];
+
+function generalDelivery(l: Labelling, at: number): number {
+  const n = phraseAt(l, at, GENERAL_DELIVERY);
+  if (n > 0) l.set(at, at + n, "generalDelivery");
+  return n;
+}
+
+/** Longest first. ROUTE/RT/RD alone are also highway and street words: they need a BOX after. */
+const ROUTE_WORDS: readonly Phrase[] = [
+  ["HIGHWAY", "CONTRACT", "ROUTE"],
+  ["HIGHWAY", "CONTRACT"],
+  ["HWY", "CONTRACT"],
+  ["STAR", "ROUTE"],
+  ["STAR", "RT"],
+  ["RURAL", "ROUTE"],
+  ["RURAL", "RT"],
+  ["RURAL", "RTE"],
+  ["RUTA", "RURAL"],
+  ["R", "F", "D"],
+  ["R", "R"],
+  ["RR"],
+  ["RFD"],
+  ["HC"],
+  ["HCR"],
+];
+const WEAK_ROUTE_WORDS: readonly Phrase[] = [["ROUTE"], ["RTE"], ["RT"], ["RD"]];
+const BOX_WORDS: ReadonlySet<string> = new Set(["BOX", "BX", "#"]);
+
+function route(l: Labelling, at: number): number {
+  let n = phraseAt(l, at, ROUTE_WORDS);
+  const weak = n === 0;
+  if (weak) n = phraseAt(l, at, WEAK_ROUTE_WORDS);
+  if (n === 0 || !startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
+  const box = boxAfter(l, at + n + 1);
+  if (weak && box === 0) return 0;
+  l.set(at, at + n, "ruralRouteType");
+  l.set(at + n, at + n + 1 + box, "ruralRouteId");
+  return n + 1 + box;
+}
+
+/** `BOX 152`, `BX 15`, `# 15` after a route number: part of the route's id (DECISIONS.md). */
+function boxAfter(l: Labelling, at: number): number {
+  let k = at;
+  if (!BOX_WORDS.has(l.text(k) ?? "") || !l.free(k)) return 0;
+  k++;
+  if (l.text(k) === "#" || l.text(k) === "NO") k++;
+  return isUnitId(l.text(k)) && l.free(k) ? k + 1 - at : 0;
+}
+
+const MILITARY_WORDS: ReadonlySet<string> = new Set(["PSC", "CMR", "OPC", "CPR", "UPR"]);
+const MILITARY_CITIES: ReadonlySet<string> = new Set(["APO", "FPO", "DPO"]);
+
+/** `PSC 1234 BOX 5678`, `UNIT 2050 BOX 4190`, `CMR 450 BOX 1` (Pub 28 §225). */
+function military(l: Labelling, at: number): number {
+  const word = l.text(at)!;
+  if (!MILITARY_WORDS.has(word) && word !== "UNIT") return 0;
+  if (!startsWithDigit(l.text(at + 1)) || !l.free(at + 1)) return 0;
+  const box = boxAfter(l, at + 2);
+  // UNIT is also a unit designator (UNIT 5): military only with a box or an APO/FPO/DPO after.
+  if (word === "UNIT" && box === 0 && !MILITARY_CITIES.has(l.text(at + 2) ?? "")) return 0;
+  l.set(at, at + 1, "ruralRouteType");
+  l.set(at + 1, at + 2 + box, "ruralRouteId");
+  return 2 + box;
+}
+
+/** PO box designators (DECISIONS.md "PO box"), longest first. */
+const PO_BOX_WORDS: readonly Phrase[] = [
+  ["POST", "OFFICE", "BOX"],
+  ["P", "O", "BOX"],
+  ["PO", "BOX"],
+  ["FIRM", "CALLER"],
+  ["GPO", "BOX"],
+  ["POST", "BOX"],
+  ["P", "O", "B"],
+  ["POB"],
+  ["BOX"],
+  ["BX"],
+  ["CALLER"],
+  ["BIN"],
+  ["LOCKBOX"],
+  ["DRAWER"],
+  ["APARTADO"],
+  ["PO"],
+];
+
+function poBox(l: Labelling, at: number): number {
+  const n = phraseAt(l, at, PO_BOX_WORDS);
+  if (n === 0) return 0;
+  let k = at + n;
+  if ((l.text(k) === "#" || l.text(k) === "NO" || l.text(k) === "NUMBER") && isUnitId(l.text(k + 1))) k++;
+  const id = l.text(k);
+  const hasId =
+    l.free(k) && id !== undefined && (startsWithDigit(id) || (id.length <= 2 && isUnitId(id) && n > 1));
+  // A bare BOX/BIN/PO needs its number; PO BOX alone is still a (numberless) box.
+  if (!hasId && (n === 1 || l.text(at) === "P")) return 0;
+  l.set(at, k, "poBoxType");
+  if (!hasId) return k - at;
+  l.set(k, k + 1, "poBoxId");
+  return k + 1 - at;
+}
+
+/** Military last line: APO/FPO/DPO is the city (Pub 28 §225). */
+export function isMilitaryCity(text: string | undefined): boolean {
+  return text !== undefined && MILITARY_CITIES.has(text);
+}

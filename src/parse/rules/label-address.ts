@@ -1,0 +1,172 @@
+import { puertoRicoAbbreviation } from "../../usps/usps.js";
+import { matchHighway } from "../highway.js";
+import type { Label } from "../labels.js";
+import type { Warning } from "../parse-answer.js";
+import type { Token } from "../token.js";
+import { labelBoxes } from "./box-rules.js";
+import { Labelling } from "./labelling.js";
+import { labelStreet } from "./street-rules.js";
+import { labelTail } from "./tail-rules.js";
+import { labelUnits } from "./unit-rules.js";
+import {
+  COMMON_SUFFIXES,
+  INTERSECTION_WORDS,
+  designatorOf,
+  isHouseNumber,
+  isUnitId,
+  suffixOf,
+} from "./word-classes.js";
+
+export interface RuleLabelling {
+  labels: Label[];
+  confidence: number;
+  /** Guesses the rules flag themselves (`ambiguous_city_street`). */
+  warnings: Warning[];
+}
+
+/**
+ * The rule-based labeller: boxes and general delivery anywhere, then the last line from the
+ * right (ZIP, state), then each stretch of words left: firm, street, units, city.
+ */
+export function labelAddress(tokens: readonly Token[]): RuleLabelling {
+  const l = new Labelling(tokens);
+  labelBoxes(l);
+  const tail = labelTail(l);
+  const segments = freeSegments(l, tail.start);
+  const hasTail = tail.hasState || tail.hasZip;
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1 && segment.to === tail.start;
+    labelSegment(l, segment, {
+      cityAllowed: last,
+      cityExpected: last && hasTail,
+      only: segments.length === 1,
+    });
+  });
+  penalizeLeftovers(l, tail.end);
+  return { labels: l.finish(), confidence: l.confidence(), warnings: l.warnings };
+}
+
+interface Segment {
+  from: number;
+  to: number;
+}
+
+interface SegmentRole {
+  cityAllowed: boolean;
+  cityExpected: boolean;
+  only: boolean;
+}
+
+function freeSegments(l: Labelling, end: number): Segment[] {
+  const segments: Segment[] = [];
+  let from = -1;
+  for (let i = 0; i <= end; i++) {
+    const free = i < end && l.free(i);
+    if (free && from < 0) from = i;
+    if (!free && from >= 0) {
+      segments.push({ from, to: i });
+      from = -1;
+    }
+  }
+  return segments;
+}
+
+function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
+  const { from, to } = segment;
+  const number = houseNumberAt(l, from, to);
+  if (number < 0) {
+    const intersection = intersectionAt(l, from, to);
+    if (intersection >= 0) return labelIntersection(l, segment, intersection, role);
+    if (!hasStreetSignal(l, from, to, role)) return labelPlace(l, segment, role);
+    return labelStreet(l, { from, to, ...role, hasNumber: false });
+  }
+  if (number > from) labelPrefix(l, from, number);
+  labelStreet(l, { from: number, to, ...role, hasNumber: true });
+}
+
+/** The first house number of the stretch that is not a unit's number (`APT 5 123 MAIN ST`). */
+function houseNumberAt(l: Labelling, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    if (!isHouseNumber(l.text(i))) continue;
+    const before = l.text(i - 1);
+    if (
+      i > from &&
+      (before === "#" || (designatorOf(before) !== undefined && suffixOf(before) === undefined))
+    )
+      continue;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Words with no house number read as a street when a common street type follows the first word
+ * (MAIN ST), a highway starts them, or the line is nothing else; otherwise as the city
+ * (CEDAR RAPIDS IA: RAPIDS is a suffix word, but a city name's).
+ */
+function hasStreetSignal(l: Labelling, from: number, to: number, role: SegmentRole): boolean {
+  if (matchHighway(l.texts, from) !== null) return true;
+  for (let i = from + 1; i < to; i++) {
+    const suffix = suffixOf(l.text(i));
+    if (suffix !== undefined && COMMON_SUFFIXES.has(suffix)) return true;
+    if (designatorOf(l.text(i)) !== undefined && isUnitId(l.text(i + 1)) && i + 1 < to) return true;
+  }
+  return role.only && !role.cityExpected;
+}
+
+/** Words before the house number: a Puerto Rico urbanization (§292), units, or a firm. */
+function labelPrefix(l: Labelling, from: number, to: number): void {
+  const first = l.text(from)!;
+  if (first === "URB" || puertoRicoAbbreviation(first) === "URB") {
+    l.set(from, to, "urbanization");
+    return;
+  }
+  const afterUnits = labelUnits(l, from, to);
+  if (afterUnits < to) {
+    l.set(afterUnits, to, "firm");
+    l.guess(0.05);
+  }
+}
+
+/** A stretch with no street: the city when it may be one, a firm before a box, else unplaced. */
+function labelPlace(l: Labelling, segment: Segment, role: SegmentRole): void {
+  if (role.cityAllowed) {
+    let from = segment.from;
+    for (let i = from + 1; i < segment.to; i++) if (l.boundary(i)) from = i;
+    if (from > segment.from) l.set(segment.from, from, "firm");
+    l.set(from, segment.to, "city");
+    return;
+  }
+  l.set(segment.from, segment.to, "firm");
+  l.guess(0.1);
+}
+
+const CORNER_WORDS: ReadonlySet<string> = new Set(["CORNER", "COR", "CORNER OF", "OF", "INTERSECTION"]);
+
+/** `MAIN ST & ELM ST`, `CORNER OF 5TH AND MAIN`: the joining word, with a street each side. */
+function intersectionAt(l: Labelling, from: number, to: number): number {
+  for (let i = from + 1; i < to - 1; i++) if (INTERSECTION_WORDS.has(l.text(i)!)) return i;
+  return -1;
+}
+
+function labelIntersection(l: Labelling, segment: Segment, at: number, role: SegmentRole): void {
+  let from = segment.from;
+  while (from < at - 1 && CORNER_WORDS.has(l.text(from)!)) from++;
+  if (from > segment.from) l.set(segment.from, from, "intersection");
+  l.set(at, at + 1, "intersection");
+  labelStreet(l, { from, to: at, cityAllowed: false, cityExpected: false, hasNumber: false });
+  labelStreet(l, { from: at + 1, to: segment.to, ...role, hasNumber: false });
+  l.guess(0.5);
+}
+
+/** Unplaced words lower confidence; country words after the ZIP (`USA`) do not. */
+function penalizeLeftovers(l: Labelling, tailEnd: number): void {
+  let placed = false;
+  for (let i = 0; i < l.length; i++) {
+    const label = l.labels[i];
+    if (label === undefined && i < tailEnd) l.guess(0.1);
+    if (label !== undefined && label !== "city" && label !== "state" && label !== "zip5" && label !== "zip4")
+      placed = true;
+  }
+  if (!placed) l.guess(0.5);
+}

@@ -1,0 +1,109 @@
+import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
+import type { Labelling } from "./labelling.js";
+import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
+
+/** Where the last line starts: the state (or the ZIP when there is no state), or -1. */
+export interface Tail {
+  /** First token of the state or ZIP (else where trailing country words start); the city ends before it. */
+  start: number;
+  /** First token after ZIP (+4): what follows (a country, noise) is not address. */
+  end: number;
+  hasState: boolean;
+  hasZip: boolean;
+}
+
+const COUNTRY_WORDS: ReadonlySet<string> = new Set([
+  "USA",
+  "US",
+  "AMERICA",
+  "UNITED",
+  "STATES",
+  "OF",
+  "U",
+  "S",
+  "A",
+]);
+
+/**
+ * The last line read from the right (Pub 28 §22x): ZIP (+4), then the state before it. Returns
+ * where the city must end. Trailing country words (`USA`) are skipped.
+ */
+export function labelTail(l: Labelling): Tail {
+  let end = l.length;
+  while (end > 1 && COUNTRY_WORDS.has(l.text(end - 1)!) && l.free(end - 1)) end--;
+  if (end === 1) end = l.length;
+  let start = end;
+  const zip = findZip(l, end);
+  let hasZip = false;
+  if (zip >= 0) {
+    const plus4 = isAllDigits(l.text(zip + 1)) && l.text(zip + 1)!.length === 4 && l.free(zip + 1);
+    l.set(zip, zip + 1, "zip5");
+    if (plus4) l.set(zip + 1, zip + 2, "zip4");
+    start = zip;
+    end = zip + (plus4 ? 2 : 1);
+    hasZip = true;
+  }
+  const state = findState(l, start);
+  if (state) {
+    l.set(state.from, start, "state");
+    start = state.from;
+  }
+  return { start, end, hasState: state !== null, hasZip };
+}
+
+/**
+ * The ZIP: the last 5-digit token that is not the first token (a house number) and is followed
+ * by nothing but a ZIP+4 add-on or country words. A 3-9 digit token after a state is an invalid
+ * ZIP (SPEC `invalid_zip`).
+ */
+function findZip(l: Labelling, end: number): number {
+  for (let i = end - 1; i >= 1 && i >= end - 2; i--) {
+    const text = l.text(i)!;
+    if (!l.free(i) || !isAllDigits(text)) continue;
+    if (text.length === 5) return i;
+    const afterState = standardState(l.text(i - 1) ?? "") !== undefined && l.free(i - 1);
+    if (afterState && i === end - 1 && text.length >= 3 && text.length !== 4) return i;
+  }
+  return -1;
+}
+
+/** The state right before `at`: one word or a multi-word name (`NEW YORK`, `NORTH CAROLINA`). */
+function findState(l: Labelling, at: number): { from: number } | null {
+  for (let words = Math.min(MAX_STATE_NAME_WORDS, at - 1); words >= 2; words--) {
+    const from = at - words;
+    if (!allFree(l, from, at)) continue;
+    const name = l.texts.slice(from, at).join(" ");
+    // WASHINGTON DC is the city WASHINGTON in DC; NEW YORK and WEST VIRGINIA are states.
+    if (standardState(name) !== undefined && standardState(l.text(from)!) === undefined) return { from };
+  }
+  const from = at - 1;
+  const text = l.text(from);
+  if (from < 1 || text === undefined || !l.free(from)) return null;
+  if (standardState(text) !== undefined) return plausibleState(l, from) ? { from } : null;
+  // Two letters right before a ZIP are a state, valid or not (SPEC `invalid_state`).
+  const beforeZip = l.labels[at] === "zip5";
+  const twoLetters = text.length === 2 && !startsWithDigit(text) && !startsWithDigit(text.slice(1));
+  if (beforeZip && twoLetters && directionalOf(text) === undefined && suffixOf(text) === undefined)
+    return { from };
+  return null;
+}
+
+/**
+ * A state word at the end with no ZIP after it could be a street word (`123 MAIN ST` has no
+ * state; `100 N LA` is no Louisiana): it needs a word before it that is not a house number.
+ */
+function plausibleState(l: Labelling, at: number): boolean {
+  if (l.labels[at + 1] === "zip5" || l.boundary(at)) return true;
+  const before = l.text(at - 1)!;
+  if (startsWithDigit(before) || at < 2) return false;
+  // CT, MT, PR are suffixes too: `123 OAK CT` ends in a suffix unless a suffix came before it.
+  if (suffixOf(l.text(at)) === undefined) return true;
+  for (let i = 1; i < at; i++)
+    if (suffixOf(l.text(i)) !== undefined && startsWithDigit(l.text(0))) return true;
+  return false;
+}
+
+function allFree(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!l.free(i)) return false;
+  return true;
+}

@@ -1,0 +1,64 @@
+import { designatorNeedsNumber } from "../../usps/usps.js";
+import type { Labelling } from "./labelling.js";
+import {
+  OTHER_DESIGNATORS,
+  SPELLED_ORDINALS,
+  designatorOf,
+  isOrdinal,
+  isUnitId,
+  startsWithDigit,
+} from "./word-classes.js";
+
+/**
+ * Secondary units from `at` on (Pub 28 §213): `APT 4B`, `# 5`, `STE 300`, `APT # 4`, `REAR`,
+ * `2ND FLOOR`, and a bare number right after the street (`123 MAIN ST 4B`: a unit without
+ * designator, DECISIONS.md). Returns the index after the last unit.
+ */
+export function labelUnits(l: Labelling, at: number, end: number): number {
+  let e = at;
+  while (e < end && l.free(e)) {
+    const taken = unitAt(l, e, end, e === at);
+    if (taken === 0) break;
+    e += taken;
+  }
+  return e;
+}
+
+function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean): number {
+  const text = l.text(e)!;
+  const designator = designatorOf(text);
+  if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
+  const next = l.text(e + 1);
+  // 2ND FLOOR, SECOND FL: the number before the designator (usaddress labels them so).
+  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && e + 1 < end && designatorOf(next) === "FL") {
+    l.set(e, e + 1, "occupancyId");
+    l.set(e + 1, e + 2, "occupancyType");
+    return 2;
+  }
+  if (rightAfterStreet && startsWithDigit(text) && text.length < 5) {
+    l.set(e, e + 1, "occupancyId");
+    return 1;
+  }
+  return 0;
+}
+
+function designated(l: Labelling, e: number, end: number, designator: string | undefined): number {
+  let k = e + 1;
+  if (l.text(k) === "#" && k < end) k++;
+  if (
+    k < end &&
+    isUnitId(l.text(k)) &&
+    !(designator !== undefined && !designatorNeedsNumber(designator) && !startsWithDigit(l.text(k)))
+  ) {
+    l.set(e, k, "occupancyType");
+    l.set(k, k + 1, "occupancyId");
+    return k + 1 - e;
+  }
+  if (designator === undefined) return 0;
+  // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
+  if (!designatorNeedsNumber(designator) || k === end || l.boundary(k)) {
+    l.set(e, k, "occupancyType");
+    return k - e;
+  }
+  return 0;
+}
