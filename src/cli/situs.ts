@@ -1,5 +1,6 @@
 import { describeConfig } from "../config.js";
 import { serve } from "../main.js";
+import { parseCommand } from "./parse-command.js";
 
 /**
  * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
       await serve();
     },
   },
+  parse: parseCommand,
 };
 
 function usage(): string {

@@ -7,7 +7,8 @@ import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
 import type { Label } from "./labels.js";
-import type { AddressType, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import { STRING_COMPONENTS } from "./parse-answer.js";
+import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Token } from "./token.js";
 
 export { labelProblem } from "./assembly/label-problem.js";
@@ -50,7 +51,15 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
   const confidence = roundConfidence(parse.confidence);
   if (confidence < LOW_CONFIDENCE) warnings.push({ code: "low_confidence", message: lowConfidenceMessage });
-  return { input, type, components: draft.components, lines, warnings, confidence, model: parse.model };
+  return {
+    input,
+    type,
+    components: inSpecOrder(draft.components),
+    lines,
+    warnings,
+    confidence,
+    model: parse.model,
+  };
 }
 
 const lowConfidenceMessage = "The confidence of this parse is below 0.6.";
@@ -142,6 +151,18 @@ function lastStreetToken(draft: Draft): number {
     if (STREET_PART.has(run.label) || run.label === "intersection" || run.label === "other")
       last = run.to - 1;
   return last;
+}
+
+/** Components in the order SPEC.md lists them, `secondaryUnits` after the occupancy pair. */
+function inSpecOrder(components: Components): Components {
+  const ordered: Components = {};
+  for (const name of STRING_COMPONENTS) {
+    const value = components[name];
+    if (value !== undefined) ordered[name] = value;
+    if (name === "occupancyId" && components.secondaryUnits)
+      ordered.secondaryUnits = components.secondaryUnits;
+  }
+  return ordered;
 }
 
 function roundConfidence(value: number): number {

@@ -39,6 +39,8 @@ function forms(standard: string, inputs: string[], numbered = false): HighwayFor
   return inputs.map((input) => ({ words: input.split(" "), standard, numbered }));
 }
 
+const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
+
 const FIRST_WORDS = new Set(FORMS.map((form) => form.words[0]!));
 
 export interface HighwayMatch {
@@ -52,7 +54,12 @@ export interface HighwayMatch {
  * The highway name starting at `words[at]`, if one does: an optional state (KENTUCKY 440,
  * CA COUNTY RD 150), a highway word group, the route number, and BYPASS or FRONTAGE ROAD after it.
  */
-export function matchHighway(words: readonly string[], at: number): HighwayMatch | null {
+export function matchHighway(
+  allWords: readonly string[],
+  at: number,
+  end = allWords.length,
+): HighwayMatch | null {
+  const words = end < allWords.length ? allWords.slice(0, end) : allWords;
   const state = stateWordsAt(words, at);
   if (state) {
     const rest = matchForm(words, at + state.length);
@@ -76,12 +83,16 @@ function matchForm(words: readonly string[], at: number): HighwayMatch | null {
   if (first === undefined || !FIRST_WORDS.has(first)) return null;
   for (const form of FORMS) {
     if (!startsWithWords(words, at, form.words)) continue;
-    const number = words[at + form.words.length];
-    if (number === undefined || number === "#") continue;
-    if (form.numbered && !startsWithDigit(number)) continue;
-    const tail = tailWords(words, at + form.words.length + 1);
+    // STATE HIGHWAY NO 33, ROUTE # A: the number sign is dropped from the standard form.
+    const sign = NUMBER_SIGNS.has(words[at + form.words.length] ?? "") ? 1 : 0;
+    const number = words[at + form.words.length + sign];
+    if (number === undefined || NUMBER_SIGNS.has(number)) continue;
+    const lettered = sign === 1 ? number.length <= 2 : !form.numbered;
+    if (!startsWithDigit(number) && !lettered) continue;
+    const length = form.words.length + sign + 1;
+    const tail = tailWords(words, at + length);
     const standard = [...form.standard.split(" "), number, ...tail.standard];
-    return { length: form.words.length + 1 + tail.length, standard };
+    return { length: length + tail.length, standard };
   }
   return null;
 }

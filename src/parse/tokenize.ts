@@ -107,9 +107,18 @@ class Chunk {
   private ends: number[] = [];
 
   read(input: string, from: number, to: number): void {
-    let text = "";
     this.starts.length = 0;
     this.ends.length = 0;
+    if (isPlain(input, from, to)) {
+      // Fast path: letters and digits only, one character per offset.
+      this.text = input.slice(from, to).toUpperCase();
+      for (let i = from; i < to; i++) {
+        this.starts.push(i);
+        this.ends.push(i + 1);
+      }
+      return;
+    }
+    let text = "";
     for (let i = from; i < to; i++) {
       const c = input.charCodeAt(i);
       if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 35 || c === 38 || c === 45 || c === 47) {
@@ -208,6 +217,14 @@ class Chunk {
   private push(from: number, to: number, text: string, out: Token[]): void {
     out.push({ text, start: this.starts[from]!, end: this.ends[to - 1]!, boundaryBefore: false });
   }
+}
+
+function isPlain(input: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = input.charCodeAt(i) | 32;
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return false;
+  }
+  return true;
 }
 
 function isDigitAt(text: string, index: number): boolean {

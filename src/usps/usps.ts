@@ -24,6 +24,8 @@ function mapOf(rows: ReadonlyArray<readonly string[]>, key: number, value: numbe
 }
 
 const suffixByInput = new Map<string, string>([
+  // The primary name is not always among the listed forms (PLACE, HEIGHTS, INLET, MISSION).
+  ...mapOf(C1_STREET_SUFFIXES, 2, 1),
   ...mapOf(C1_LEGACY_SUFFIXES, 0, 1),
   ...mapOf(C1_STREET_SUFFIXES, 0, 1),
   // Every standard abbreviation maps to itself (data/README: it is not always among the common forms).

@@ -48,7 +48,8 @@ export function addBoxComponents(draft: Draft): void {
   const boxOfRoute =
     route !== undefined && (boxType === undefined || boxType.text.split(" ").every((w) => BOX_WORDS.has(w)));
   if (route) {
-    c.ruralRouteType = ROUTE_TYPES.get(route.text) ?? route.text;
+    const typed = route.text.replace(/ (#|NO)$/, "");
+    c.ruralRouteType = ROUTE_TYPES.get(typed) ?? typed;
     const idWords = draft.joined("ruralRouteId")?.text.split(" ") ?? [];
     if (boxOfRoute && boxId) idWords.push("BOX", ...boxId.text.split(" "));
     const id = standardRouteId(idWords);

@@ -65,6 +65,8 @@ const FOREIGN_PAIRS: ReadonlySet<string> = new Set([
   "BAJA CALIFORNIA",
   "NORTHERN IRELAND",
 ]);
+const PAIR_FIRST_WORDS: ReadonlySet<string> = new Set([...FOREIGN_PAIRS].map((pair) => pair.split(" ")[0]!));
+
 /** German street words glued to the name (HAUPTSTRASSE 5) are a strong sign of a German address. */
 const GLUED_ENDINGS = ["STRASSE", "STRAAT"];
 
@@ -78,19 +80,21 @@ const NON_LATIN = /[^\u0020-\u024f]/;
 export function foreignSpan(tokens: readonly Token[]): { from: number; to: number } | null {
   for (let i = 0; i < tokens.length; i++) {
     const text = tokens[i]!.text;
+    if (FOREIGN_WORDS.has(text)) return { from: i, to: i + 1 };
+    if (text.charCodeAt(0) > 127 && NON_LATIN.test(text)) return { from: i, to: i + 1 };
     const next = tokens[i + 1]?.text;
-    if (FOREIGN_WORDS.has(text) || NON_LATIN.test(text)) return { from: i, to: i + 1 };
-    if (next !== undefined && FOREIGN_PAIRS.has(`${text} ${next}`)) return { from: i, to: i + 2 };
+    if (next !== undefined && PAIR_FIRST_WORDS.has(text) && FOREIGN_PAIRS.has(`${text} ${next}`)) {
+      return { from: i, to: i + 2 };
+    }
     if (text.length === 6 && CANADA_GLUED.test(text)) return { from: i, to: i + 1 };
-    if (next !== undefined && text.length === 3 && CANADA_FORWARD.test(text) && CANADA_LOCAL.test(next)) {
-      return { from: i, to: i + 2 };
-    }
-    if (next !== undefined && next.length === 3 && UK_INWARD.test(next) && UK_OUTWARD.test(text)) {
-      return { from: i, to: i + 2 };
-    }
-    if (text.length > 8 && GLUED_ENDINGS.some((ending) => text.endsWith(ending))) {
+    if (next !== undefined && next.length === 3 && isPostcodePair(text, next)) return { from: i, to: i + 2 };
+    if (text.length > 8 && GLUED_ENDINGS.some((ending) => text.endsWith(ending)))
       return { from: i, to: i + 1 };
-    }
   }
   return null;
+}
+
+function isPostcodePair(text: string, next: string): boolean {
+  if (text.length === 3 && CANADA_FORWARD.test(text) && CANADA_LOCAL.test(next)) return true;
+  return UK_INWARD.test(next) && UK_OUTWARD.test(text);
 }

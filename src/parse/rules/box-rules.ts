@@ -8,7 +8,7 @@ import type { Labelling } from "./labelling.js";
  */
 export function labelBoxes(l: Labelling): void {
   for (let i = 0; i < l.length; i++) {
-    if (!l.free(i)) continue;
+    if (!FIRST_WORDS.has(l.texts[i]!) || !l.free(i)) continue;
     const taken = generalDelivery(l, i) || route(l, i) || military(l, i) || poBox(l, i);
     if (taken > 0) i += taken - 1;
   }
@@ -62,7 +62,11 @@ function route(l: Labelling, at: number): number {
   let n = phraseAt(l, at, ROUTE_WORDS);
   const weak = n === 0;
   if (weak) n = phraseAt(l, at, WEAK_ROUTE_WORDS);
-  if (n === 0 || !startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
+  if (n === 0) return 0;
+  // RR # 2: the number sign is written but is no part of the route number.
+  if (!weak && (l.text(at + n) === "#" || l.text(at + n) === "NO") && startsWithDigit(l.text(at + n + 1)))
+    n++;
+  if (!startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
   const box = boxAfter(l, at + n + 1);
   if (weak && box === 0) return 0;
   l.set(at, at + n, "ruralRouteType");
@@ -130,6 +134,15 @@ function poBox(l: Labelling, at: number): number {
   l.set(k, k + 1, "poBoxId");
   return k + 1 - at;
 }
+
+/** Words that can start a box group: only tokens among them are tried (speed). */
+const FIRST_WORDS: ReadonlySet<string> = new Set([
+  ...[GENERAL_DELIVERY, ROUTE_WORDS, WEAK_ROUTE_WORDS, PO_BOX_WORDS].flatMap((phrases) =>
+    phrases.map((p) => p[0]!),
+  ),
+  ...MILITARY_WORDS,
+  "UNIT",
+]);
 
 /** Military last line: APO/FPO/DPO is the city (Pub 28 §225). */
 export function isMilitaryCity(text: string | undefined): boolean {

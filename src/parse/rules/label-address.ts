@@ -72,12 +72,16 @@ function freeSegments(l: Labelling, end: number): Segment[] {
 }
 
 function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
-  const { from, to } = segment;
+  const { to } = segment;
+  // DEPT 0669 PO BOX 120001: units first in the stretch.
+  const from = labelUnits(l, segment.from, to, false);
+  if (from >= to) return;
   const number = houseNumberAt(l, from, to);
+  if (number < 0 && isFirmStretch(l, from, to)) return labelFirm(l, { from, to }, role);
   if (number < 0) {
     const intersection = intersectionAt(l, from, to);
     if (intersection >= 0) return labelIntersection(l, segment, intersection, role);
-    if (!hasStreetSignal(l, from, to, role)) return labelPlace(l, segment, role);
+    if (!hasStreetSignal(l, from, to, role)) return labelPlace(l, { from, to }, role);
     return labelStreet(l, { from, to, ...role, hasNumber: false });
   }
   if (number > from) labelPrefix(l, from, number);
@@ -86,6 +90,10 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
 
 /** The first house number of the stretch that is not a unit's number (`APT 5 123 MAIN ST`). */
 function houseNumberAt(l: Labelling, from: number, to: number): number {
+  // HIGHWAY 80, US HIGHWAY 22: the route number is no house number.
+  if (matchHighway(l.texts, from, to) !== null) return -1;
+  // ONE S DEARBORN ST, FIFTY N FRONT ST: a spelled number leading a street.
+  if (SPELLED_NUMBERS.has(l.text(from)!) && to - from >= 3 && !l.boundary(from + 1)) return from;
   for (let i = from; i < to; i++) {
     if (!isHouseNumber(l.text(i))) continue;
     const before = l.text(i - 1);
@@ -97,6 +105,97 @@ function houseNumberAt(l: Labelling, from: number, to: number): number {
     return i;
   }
   return -1;
+}
+
+const SPELLED_NUMBERS: ReadonlySet<string> = new Set([
+  "ONE",
+  "TWO",
+  "THREE",
+  "FOUR",
+  "FIVE",
+  "SIX",
+  "SEVEN",
+  "EIGHT",
+  "NINE",
+  "TEN",
+  "ELEVEN",
+  "TWELVE",
+  "TWENTY",
+  "THIRTY",
+  "FORTY",
+  "FIFTY",
+  "SIXTY",
+  "SEVENTY",
+  "EIGHTY",
+  "NINETY",
+  "HUNDRED",
+]);
+
+/**
+ * Words that mark a firm or recipient (C/O, ATTN, INC, LLC ...): a stretch with one and no house
+ * number is a firm, not a street.
+ */
+const FIRM_WORDS: ReadonlySet<string> = new Set([
+  "ATTN",
+  "ATTENTION",
+  "INC",
+  "LLC",
+  "LLP",
+  "LTD",
+  "CORP",
+  "CORPORATION",
+  "CO",
+  "COMPANY",
+  "BANK",
+  "HOSPITAL",
+  "UNIVERSITY",
+  "COLLEGE",
+  "SCHOOL",
+  "CHURCH",
+  "INN",
+  "HOTEL",
+  "MOTEL",
+  "MALL",
+  "ASSOCIATES",
+  "GROUP",
+  "FOUNDATION",
+  "SERVICES",
+  "INSTITUTE",
+  "ASSOCIATION",
+  "DEPARTMENT",
+  "OFFICE",
+  "CLINIC",
+  "LIBRARY",
+  "MUSEUM",
+  "STATION",
+  "AIRPORT",
+  "SUPPLY",
+  "MANAGEMENT",
+  "CENTER",
+]);
+
+function isFirmStretch(l: Labelling, from: number, to: number): boolean {
+  if (l.text(from) === "C" && l.text(from + 1) === "O") return true;
+  const end = lastGroupStart(l, from, to);
+  for (let i = from; i < (end > from ? end : to); i++) if (FIRM_WORDS.has(l.text(i)!)) return true;
+  return false;
+}
+
+function lastGroupStart(l: Labelling, from: number, to: number): number {
+  let start = from;
+  for (let i = from + 1; i < to; i++) if (l.boundary(i)) start = i;
+  return start;
+}
+
+/** A firm stretch: the firm, and the city in its last comma group when a city may follow. */
+function labelFirm(l: Labelling, segment: Segment, role: SegmentRole): void {
+  const city = role.cityAllowed ? lastGroupStart(l, segment.from, segment.to) : segment.from;
+  if (city > segment.from) {
+    l.set(segment.from, city, "firm");
+    l.set(city, segment.to, "city");
+  } else {
+    l.set(segment.from, segment.to, "firm");
+  }
 }
 
 /**
@@ -121,19 +220,31 @@ function labelPrefix(l: Labelling, from: number, to: number): void {
     l.set(from, to, "urbanization");
     return;
   }
-  const afterUnits = labelUnits(l, from, to);
+  const afterUnits = labelUnits(l, from, to, false);
   if (afterUnits < to) {
     l.set(afterUnits, to, "firm");
     l.guess(0.05);
   }
 }
 
-/** A stretch with no street: the city when it may be one, a firm before a box, else unplaced. */
+/**
+ * A stretch with no street signal: the city when it may be one (its last comma group; a group
+ * before it is a street without number: `MAIN, ASHLAND, NH`), a firm before a box.
+ */
 function labelPlace(l: Labelling, segment: Segment, role: SegmentRole): void {
   if (role.cityAllowed) {
     let from = segment.from;
     for (let i = from + 1; i < segment.to; i++) if (l.boundary(i)) from = i;
-    if (from > segment.from) l.set(segment.from, from, "firm");
+    if (from > segment.from) {
+      labelStreet(l, {
+        from: segment.from,
+        to: from,
+        cityAllowed: false,
+        cityExpected: false,
+        hasNumber: false,
+      });
+      l.guess(0.2);
+    }
     l.set(from, segment.to, "city");
     return;
   }
@@ -159,14 +270,15 @@ function labelIntersection(l: Labelling, segment: Segment, at: number, role: Seg
   l.guess(0.5);
 }
 
+const PLACE_LABELS: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4", "firm"]);
+
 /** Unplaced words lower confidence; country words after the ZIP (`USA`) do not. */
 function penalizeLeftovers(l: Labelling, tailEnd: number): void {
   let placed = false;
   for (let i = 0; i < l.length; i++) {
     const label = l.labels[i];
     if (label === undefined && i < tailEnd) l.guess(0.1);
-    if (label !== undefined && label !== "city" && label !== "state" && label !== "zip5" && label !== "zip4")
-      placed = true;
+    if (label !== undefined && !PLACE_LABELS.has(label)) placed = true;
   }
   if (!placed) l.guess(0.5);
 }

@@ -8,7 +8,9 @@ import {
   OTHER_DESIGNATORS,
   designatorOf,
   directionalOf,
+  SPELLED_ORDINALS,
   isFraction,
+  isOrdinal,
   isUnitId,
   startsWithDigit,
   suffixOf,
@@ -34,7 +36,7 @@ export function labelStreet(l: Labelling, span: StreetSpan): void {
   if (span.hasNumber) k = labelNumber(l, k, span.to);
   if (k >= span.to) return;
   const pre = directionalOf(l.text(k));
-  if (pre !== undefined && isPredirectional(l, k, span.to)) {
+  if (pre !== undefined && isPredirectional(l, k, span)) {
     l.set(k, k + 1, "predirectional");
     k++;
   }
@@ -70,26 +72,34 @@ function labelNumber(l: Labelling, at: number, to: number): number {
 
 /**
  * A directional before a name (N MAIN) is the predirectional; before a suffix that ends the
- * street it is the name itself (100 NORTH ST, 100 S ST: DECISIONS.md "Directionals").
+ * street it is the name itself (100 NORTH ST, 100 S ST: DECISIONS.md "Directionals"), unless
+ * it is abbreviated and the suffix word a rare one (N WELLS, S STONY ISLAND).
  */
-function isPredirectional(l: Labelling, at: number, to: number): boolean {
+function isPredirectional(l: Labelling, at: number, span: StreetSpan): boolean {
   const next = l.text(at + 1);
-  if (at + 1 >= to || next === undefined || l.boundary(at + 1)) return false;
-  if (designatorOf(next) !== undefined && !startsWithDigit(next) && suffixOf(next) === undefined)
-    return false;
-  if (suffixOf(next) === undefined) return true;
-  const afterNext = l.text(at + 2);
-  return at + 2 < to && !l.boundary(at + 2) && suffixOf(afterNext) !== undefined;
+  if (at + 1 >= span.to || next === undefined || l.boundary(at + 1)) return false;
+  if (matchHighway(l.texts, at + 1, firstBoundary(l, at + 2, span.to)) !== null) return true;
+  const nextSuffix = suffixOf(next);
+  if (nextSuffix === undefined) return designatorOf(next) === undefined || startsWithDigit(next);
+  if (isLeadingType(l, at + 1)) return true;
+  const limit = firstBoundary(l, at + 2, span.to);
+  if (at + 2 < limit && !isUnitStart(l, at + 2)) {
+    // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a second suffix tells.
+    if (span.cityExpected && limit === span.to) return suffixOf(l.text(at + 2)) !== undefined;
+    return true;
+  }
+  const abbreviated = l.text(at)!.length <= 2;
+  return abbreviated && !COMMON_SUFFIXES.has(nextSuffix);
 }
 
 /** Labels name, suffix and postdirectional from `q`; returns the index after them. */
 function labelNameAndSuffix(l: Labelling, q: number, span: StreetSpan): number {
-  const highway = matchHighway(l.texts, q);
-  if (highway !== null && q + highway.length <= span.to) {
+  const limit = firstBoundary(l, q + 1, span.to);
+  const highway = matchHighway(l.texts, q, limit);
+  if (highway !== null) {
     l.set(q, q + highway.length, "streetName");
     return labelPostdirectional(l, q + highway.length, span);
   }
-  const limit = firstBoundary(l, q + 1, span.to);
   const suffix = chooseSuffix(l, q, limit, span);
   if (suffix >= 0) {
     l.set(q, suffix, "streetName");
@@ -113,7 +123,7 @@ function firstBoundary(l: Labelling, from: number, to: number): number {
  * comma, reaching the end is no evidence (LAKE SHORE DR LAKE FOREST IL).
  */
 function chooseSuffix(l: Labelling, q: number, limit: number, span: StreetSpan): number {
-  const endIsEvidence = limit < span.to || !span.cityExpected;
+  const endIsEvidence = limit < span.to || !span.cityAllowed;
   let firstCommon = -1;
   let firstAny = -1;
   const leadingType = isLeadingType(l, q);
@@ -153,6 +163,7 @@ function endsStreet(l: Labelling, at: number, limit: number, endIsEvidence: bool
 function isUnitStart(l: Labelling, at: number): boolean {
   const text = l.text(at)!;
   if (text === "#") return true;
+  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && designatorOf(l.text(at + 1)) === "FL") return true;
   const designator = designatorOf(text);
   if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(l.text(at + 1));
   return OTHER_DESIGNATORS.has(text) && isUnitId(l.text(at + 1));
@@ -176,7 +187,14 @@ function isLeadingType(l: Labelling, q: number): boolean {
  */
 function nameWithoutSuffix(l: Labelling, q: number, limit: number, span: StreetSpan): number {
   let end = q + 1;
-  while (end < limit && !isUnitStart(l, end) && !endsWithDirectional(l, end, limit)) end++;
+  while (
+    end < limit &&
+    !isUnitStart(l, end) &&
+    !isBareNumber(l.text(end)!) &&
+    !endsWithDirectional(l, end, limit)
+  ) {
+    end++;
+  }
   if (limit < span.to || !span.cityExpected || end === q + 1) return end;
   if (end < limit && isUnitStart(l, end)) return end;
   const next = l.text(q + 1)!;
@@ -191,6 +209,11 @@ function nameWithoutSuffix(l: Labelling, q: number, limit: number, span: StreetS
   return q + 1;
 }
 
+/** A number after name words is a unit (WABASH 608), not part of the name; 5TH is a name word. */
+function isBareNumber(text: string): boolean {
+  return startsWithDigit(text) && !isOrdinal(text);
+}
+
 function endsWithDirectional(l: Labelling, at: number, limit: number): boolean {
   return directionalOf(l.text(at)) !== undefined && (at + 1 === limit || isUnitStart(l, at + 1));
 }
@@ -201,10 +224,12 @@ function endsWithDirectional(l: Labelling, at: number, limit: number): boolean {
  */
 function labelPostdirectional(l: Labelling, at: number, span: StreetSpan): number {
   const text = l.text(at);
-  if (at >= span.to || text === undefined || l.boundary(at) || !l.free(at)) return at;
+  if (at >= span.to || text === undefined || !l.free(at)) return at;
   const directional = directionalOf(text);
   if (directional === undefined) return at;
   const last = at + 1 >= span.to || l.boundary(at + 1) || isUnitStart(l, at + 1);
+  // 1800 M ST, NW, WASHINGTON: an abbreviated directional alone after the comma is still the street's.
+  if (l.boundary(at) && !(last && directional === text)) return at;
   if (directional !== text && !last && span.cityAllowed) return at;
   l.set(at, at + 1, "postdirectional");
   return at + 1;

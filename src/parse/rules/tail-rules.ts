@@ -36,7 +36,7 @@ export function labelTail(l: Labelling): Tail {
   const zip = findZip(l, end);
   let hasZip = false;
   if (zip >= 0) {
-    const plus4 = isAllDigits(l.text(zip + 1)) && l.text(zip + 1)!.length === 4 && l.free(zip + 1);
+    const plus4 = l.text(zip)!.length === 5 && isAllDigits(l.text(zip + 1)) && l.text(zip + 1)!.length === 4;
     l.set(zip, zip + 1, "zip5");
     if (plus4) l.set(zip + 1, zip + 2, "zip4");
     start = zip;
@@ -62,7 +62,7 @@ function findZip(l: Labelling, end: number): number {
     if (!l.free(i) || !isAllDigits(text)) continue;
     if (text.length === 5) return i;
     const afterState = standardState(l.text(i - 1) ?? "") !== undefined && l.free(i - 1);
-    if (afterState && i === end - 1 && text.length >= 3 && text.length !== 4) return i;
+    if (afterState && i === end - 1 && text.length >= 3) return i;
   }
   return -1;
 }

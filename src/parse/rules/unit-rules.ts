@@ -4,6 +4,7 @@ import {
   OTHER_DESIGNATORS,
   SPELLED_ORDINALS,
   designatorOf,
+  hasDigit,
   isOrdinal,
   isUnitId,
   startsWithDigit,
@@ -14,10 +15,10 @@ import {
  * `2ND FLOOR`, and a bare number right after the street (`123 MAIN ST 4B`: a unit without
  * designator, DECISIONS.md). Returns the index after the last unit.
  */
-export function labelUnits(l: Labelling, at: number, end: number): number {
+export function labelUnits(l: Labelling, at: number, end: number, afterStreet = true): number {
   let e = at;
   while (e < end && l.free(e)) {
-    const taken = unitAt(l, e, end, e === at);
+    const taken = unitAt(l, e, end, afterStreet && e === at);
     if (taken === 0) break;
     e += taken;
   }
@@ -35,7 +36,8 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     l.set(e + 1, e + 2, "occupancyType");
     return 2;
   }
-  if (rightAfterStreet && startsWithDigit(text) && text.length < 5) {
+  // 123 MAIN ST 4B, 801 S CANAL ST C1S: a number right after the street is a unit (DECISIONS.md).
+  if (rightAfterStreet && hasDigit(text) && text.length < 6 && !isOrdinal(text)) {
     l.set(e, e + 1, "occupancyId");
     return 1;
   }

@@ -19,7 +19,7 @@ export function isAllDigits(text: string | undefined): boolean {
   return true;
 }
 
-function hasDigit(text: string): boolean {
+export function hasDigit(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (isDigit(text.charCodeAt(i))) return true;
   return false;
 }
@@ -103,6 +103,7 @@ export const OTHER_DESIGNATORS: ReadonlySet<string> = new Set([
   "FLAT",
   "WING",
   "PMB",
+  "TOWER",
   "BOOTH",
   "CUBICLE",
   "STALL",

@@ -1,0 +1,64 @@
+/**
+ * Throughput of the rule-based parser on one core: parses per second over 10,000 varied lines
+ * (tools/address-lines.ts), and the slowest 256-character line. Run: `npm run bench:parser`.
+ * Targets (issue 3): >= 100,000 parses/s; no 256-character line slower than 1 ms.
+ */
+import os from "node:os";
+import { RuleParser } from "../src/parse/rule-parser.js";
+import { generateLines, worstCaseLines } from "./address-lines.js";
+
+/**
+ * Parses per second of CPU time of this process (user + system): on a shared machine wall time
+ * counts other processes' turns too, CPU time only ours, so this is the one-core figure.
+ */
+function throughput(parser: RuleParser, lines: string[], seconds: number): { cpu: number; wall: number } {
+  let parses = 0;
+  const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  const deadline = start + BigInt(Math.round(seconds * 1e9));
+  let now = start;
+  while (now < deadline) {
+    for (const line of lines) parser.parse(line);
+    parses += lines.length;
+    now = process.hrtime.bigint();
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  return { cpu: parses / ((cpu.user + cpu.system) / 1e6), wall: parses / (Number(now - start) / 1e9) };
+}
+
+/** The slowest line, each timed as the median of 21 runs (single runs are noisy on a shared machine). */
+function slowest(parser: RuleParser, lines: string[]): { micros: number; line: string } {
+  let worst = { micros: 0, line: "" };
+  for (const line of lines) {
+    const runs: number[] = [];
+    for (let r = 0; r < 21; r++) {
+      const start = process.hrtime.bigint();
+      parser.parse(line);
+      runs.push(Number(process.hrtime.bigint() - start) / 1000);
+    }
+    runs.sort((a, b) => a - b);
+    const median = runs[10]!;
+    if (median > worst.micros) worst = { micros: median, line };
+  }
+  return worst;
+}
+
+const parser = new RuleParser();
+const lines = generateLines(10_000);
+throughput(parser, lines, 1); // warm-up: let the JIT settle
+const perSecond = throughput(parser, lines, 3);
+const long = [
+  ...worstCaseLines(),
+  ...generateLines(2_000, 99).map((line) => (line + " " + line).padEnd(256, " X").slice(0, 256)),
+];
+const worst = slowest(parser, long);
+process.stdout.write(
+  [
+    `node ${process.version}, one core, ${lines.length} varied lines`,
+    `parses per CPU second: ${Math.round(perSecond.cpu).toLocaleString("en-US")} (target >= 100,000)`,
+    `parses per wall second: ${Math.round(perSecond.wall).toLocaleString("en-US")} (machine load ${os.loadavg()[0]!.toFixed(1)})`,
+    `slowest of ${long.length} 256-character lines: ${worst.micros.toFixed(1)} µs (target < 1,000 µs)`,
+    `  ${JSON.stringify(worst.line.slice(0, 60))}...`,
+    "",
+  ].join("\n"),
+);
