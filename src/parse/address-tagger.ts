@@ -1,8 +1,7 @@
-import { emissions, sequenceScore, type CrfWeights } from "./crf/crf.js";
+import { emissions, type CrfWeights } from "./crf/crf.js";
 import { FeatureDictionary } from "./crf/feature-dictionary.js";
-import { ForwardBackward } from "./crf/forward-backward.js";
 import type { StoredModel } from "./crf/model-file.js";
-import { ViterbiDecoder } from "./crf/viterbi.js";
+import { Decoder } from "./crf/decoder.js";
 import { FeatureExtractor, type FeatureConfig } from "./features.js";
 import { LABELS, type Label } from "./labels.js";
 import type { Token } from "./token.js";
@@ -23,9 +22,9 @@ export class AddressTagger {
   private readonly dictionary: FeatureDictionary;
   private readonly weights: CrfWeights;
   private readonly labels: Label[];
-  private readonly decoder = new ViterbiDecoder();
-  private readonly lattice = new ForwardBackward();
+  private readonly decoder: Decoder;
   private ids = new Int32Array(1024);
+  private offsets = new Int32Array(65);
   private emit = new Float64Array(1024);
 
   constructor(model: StoredModel) {
@@ -36,7 +35,7 @@ export class AddressTagger {
     this.extractor = new FeatureExtractor(model.header.features as unknown as FeatureConfig);
     this.dictionary = new FeatureDictionary(model.featureKeys);
     this.weights = model.weights;
-    this.lattice.prepare(this.weights);
+    this.decoder = new Decoder(model.weights);
   }
 
   tag(input: string, tokens: readonly Token[]): TaggedTokens {
@@ -46,7 +45,8 @@ export class AddressTagger {
     const total = features.offsets[n] as number;
     if (this.ids.length < total) this.ids = new Int32Array(total * 2);
     let kept = 0;
-    const offsets = new Int32Array(n + 1);
+    if (this.offsets.length <= n) this.offsets = new Int32Array(n * 2 + 1);
+    const offsets = this.offsets;
     for (let t = 0; t < n; t++) {
       offsets[t] = kept;
       for (let k = features.offsets[t] as number; k < (features.offsets[t + 1] as number); k++) {
@@ -58,12 +58,9 @@ export class AddressTagger {
     const L = this.weights.labelCount;
     if (this.emit.length < n * L) this.emit = new Float64Array(n * L * 2);
     const emit = emissions(this.weights, { length: n, offsets, features: this.ids }, this.emit);
-    const path = this.decoder.decode(this.weights, emit, n);
-    const logZ = this.lattice.forward(this.weights, emit, n);
-    const probability = Math.exp(sequenceScore(this.weights, emit, path) - logZ);
-    return {
-      labels: Array.from(path, (index) => this.labels[index] as Label),
-      sequenceProbability: probability,
-    };
+    const { path, score, logZ } = this.decoder.decode(emit, n);
+    const labels: Label[] = new Array<Label>(n);
+    for (let t = 0; t < n; t++) labels[t] = this.labels[path[t] as number] as Label;
+    return { labels, sequenceProbability: Math.min(1, Math.exp(score - logZ)) };
   }
 }

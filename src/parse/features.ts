@@ -90,8 +90,21 @@ export interface ExtractedFeatures {
   offsets: Int32Array;
 }
 
+/** What a word contributes on its own, computed once per distinct word and cached. */
+interface WordInfo {
+  hash: number;
+  /** lexical bits | word classes << 8 | (city word, known ZIP) << 24 */
+  bits: number;
+  /** The keys of the word's own features (identity, shape, length, classes, n-grams). */
+  keys: Uint32Array;
+}
+
+/** Distinct words cached before the cache is cleared (bounds memory on a long-running service). */
+const WORD_CACHE_SIZE = 50_000;
+
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
+  private readonly wordCache = new Map<string, WordInfo>();
   private keys = new Uint32Array(1024);
   private count = 0;
   private offsets = new Int32Array(65);
@@ -115,11 +128,11 @@ export class FeatureExtractor {
     this.ensure(n);
     this.count = 0;
     this.markCities(tokens);
+    // (markCities fills gazetteerBits from the word cache: city word and ZIP bits plus matches.)
     for (let t = 0; t < n; t++) {
-      const text = (tokens[t] as Token).text;
-      this.words[t] = hashString(text);
-      this.signatures[t] =
-        lexicalBits(text) | (wordClasses(text) << 8) | ((this.gazetteerBits[t] as number) << 24);
+      const info = this.wordInfo((tokens[t] as Token).text);
+      this.words[t] = info.hash;
+      this.signatures[t] = info.bits | ((this.gazetteerBits[t] as number) << 24);
     }
     let segment = 0;
     let numberSeen = 0;
@@ -146,37 +159,63 @@ export class FeatureExtractor {
   }
 
   private add(template: number, value: number): void {
-    if (this.count === this.keys.length) {
-      const grown = new Uint32Array(this.keys.length * 2);
-      grown.set(this.keys);
-      this.keys = grown;
-    }
+    if (this.count === this.keys.length) this.grow(this.count + 1);
     this.keys[this.count++] = featureKey(template, value);
   }
 
-  /** Features of the token itself. */
+  private grow(size: number): void {
+    const grown = new Uint32Array(Math.max(size, this.keys.length * 2));
+    grown.set(this.keys);
+    this.keys = grown;
+  }
+
+  /** Features of the token itself: the cached word features, the signature, the period after it. */
   private tokenFeatures(input: string, tokens: readonly Token[], t: number): void {
     const token = tokens[t] as Token;
-    const text = token.text;
+    const info = this.wordInfo(token.text);
     const signature = this.signatures[t] as number;
     this.add(T.bias, 0);
-    this.add(T.word, this.words[t] as number);
-    this.add(T.shape, shapeHash(text, false));
-    this.add(T.collapsedShape, shapeHash(text, true));
-    this.add(T.length, Math.min(text.length, 10));
     this.add(T.signature, signature);
-    for (let bit = 0; bit < 30; bit++) {
-      if ((signature & (1 << bit)) === 0) continue;
-      this.add(bit < 8 ? T.lexical : bit < 24 ? T.wordClass : T.gazetteer, bit);
+    for (let bit = 26; bit < 30; bit++) if ((signature & (1 << bit)) !== 0) this.add(T.gazetteer, bit);
+    if (input.charCodeAt(token.end) === 46) this.add(T.periodAfter, 0);
+    const keys = info.keys;
+    if (this.count + keys.length > this.keys.length) this.grow(this.count + keys.length);
+    this.keys.set(keys, this.count);
+    this.count += keys.length;
+  }
+
+  private wordInfo(text: string): WordInfo {
+    let info = this.wordCache.get(text);
+    if (info !== undefined) return info;
+    const gazetteer =
+      (this.gazetteer.isCityWord(text) ? GAZ.cityWord : 0) |
+      (text.length === 5 && this.gazetteer.isZip(text) ? GAZ.zip : 0);
+    const bits = lexicalBits(text) | (wordClasses(text) << 8) | (gazetteer << 24);
+    const hash = hashString(text);
+    const keys = [
+      featureKey(T.word, hash),
+      featureKey(T.shape, shapeHash(text, false)),
+      featureKey(T.collapsedShape, shapeHash(text, true)),
+      featureKey(T.length, Math.min(text.length, 10)),
+    ];
+    for (let bit = 0; bit < 26; bit++) {
+      if ((bits & (1 << bit)) === 0) continue;
+      keys.push(featureKey(bit < 8 ? T.lexical : bit < 24 ? T.wordClass : T.gazetteer, bit));
     }
-    const period = input.charCodeAt(token.end) === 46;
-    if (period) this.add(T.periodAfter, 0);
-    if (text.length >= 4 && (signature & LEX.letters) !== 0 && !this.common.has(text)) {
-      this.add(T.prefix3, hashString(text.slice(0, 3)));
-      this.add(T.suffix3, hashString(text.slice(-3)));
-      this.add(T.prefix2, hashString(text.slice(0, 2)));
-      this.add(T.suffix2, hashString(text.slice(-2)));
+    if (text.length >= 4 && (bits & LEX.letters) !== 0 && !this.common.has(text)) {
+      keys.push(
+        featureKey(T.prefix3, hashString(text.slice(0, 3))),
+        featureKey(T.suffix3, hashString(text.slice(-3))),
+      );
+      keys.push(
+        featureKey(T.prefix2, hashString(text.slice(0, 2))),
+        featureKey(T.suffix2, hashString(text.slice(-2))),
+      );
     }
+    info = { hash, bits, keys: Uint32Array.from(keys) };
+    if (this.wordCache.size >= WORD_CACHE_SIZE) this.wordCache.clear();
+    this.wordCache.set(text, info);
+    return info;
   }
 
   /** Features of the token's place in the line and of its neighbours. */
@@ -217,11 +256,8 @@ export class FeatureExtractor {
     const n = tokens.length;
     const bits = this.gazetteerBits;
     bits.fill(0, 0, n);
-    for (let t = 0; t < n; t++) {
-      const text = (tokens[t] as Token).text;
-      if (this.gazetteer.isCityWord(text)) bits[t] = (bits[t] as number) | GAZ.cityWord;
-      if (text.length === 5 && this.gazetteer.isZip(text)) bits[t] = (bits[t] as number) | GAZ.zip;
-    }
+    for (let t = 0; t < n; t++)
+      bits[t] = (this.wordInfo((tokens[t] as Token).text).bits >>> 24) & (GAZ.cityWord | GAZ.zip);
     for (let t = 0; t < n; t++) {
       if (((bits[t] as number) & GAZ.cityWord) === 0) continue;
       let name = (tokens[t] as Token).text;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emissions, featureSequence, sequenceScore, type CrfWeights } from "../../src/parse/crf/crf.js";
+import { Decoder } from "../../src/parse/crf/decoder.js";
 import { ForwardBackward } from "../../src/parse/crf/forward-backward.js";
 import { minimize } from "../../src/parse/crf/lbfgs.js";
 import {
@@ -130,4 +131,21 @@ test("L-BFGS training fits a toy task that needs transition weights", () => {
     sequence.labels.forEach((y, t) => ((right += y === path[t] ? 1 : 0), total++));
   }
   assert.equal(right, total);
+});
+
+test("the fused inference decoder equals ViterbiDecoder and ForwardBackward", () => {
+  const random = new SeededRandom(5);
+  const viterbi = new ViterbiDecoder();
+  const lattice = new ForwardBackward();
+  for (let trial = 0; trial < 30; trial++) {
+    const model = randomModel(random);
+    const T = random.int(1, 7);
+    const emit = emissions(model, randomSequence(random, T));
+    const decoded = new Decoder(model).decode(emit, T);
+    const path = viterbi.decode(model, emit, T);
+    assert.ok(Math.abs(decoded.score - sequenceScore(model, emit, path)) < 1e-9);
+    assert.ok(Math.abs(decoded.score - sequenceScore(model, emit, decoded.path)) < 1e-9);
+    lattice.prepare(model);
+    assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, T)) < 1e-9);
+  }
 });
