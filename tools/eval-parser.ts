@@ -35,6 +35,8 @@ export interface Evaluation {
   tokensRight: number;
   perComponent: Map<StringComponent, Tally>;
   confusions: Map<string, number>;
+  /** Per confidence band (lower bound): addresses, and how many had every component right. */
+  bands: Map<number, { addresses: number; exact: number }>;
   failures: Array<{ raw: string; gold: Components; predicted: Components }>;
 }
 
@@ -47,6 +49,7 @@ export function evaluate(path: string): Evaluation {
     tokensRight: 0,
     perComponent: new Map(SCORED.map((name) => [name, { predicted: 0, gold: 0, right: 0 }])),
     confusions: new Map(),
+    bands: new Map(BANDS.map((band) => [band, { addresses: 0, exact: 0 }])),
     failures: [],
   };
   for (const address of readLabelledCorpus(path)) {
@@ -61,7 +64,8 @@ export function evaluate(path: string): Evaluation {
       confidence: 1,
       model,
     }).components;
-    const mine = parser.parse(address.raw).components;
+    const answer = parser.parse(address.raw);
+    const mine = answer.components;
     result.addresses++;
     let allRight = true;
     for (const name of SCORED) {
@@ -71,6 +75,9 @@ export function evaluate(path: string): Evaluation {
       if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
       if (gold[name] !== mine[name]) allRight = false;
     }
+    const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
+    band.addresses++;
+    if (allRight) band.exact++;
     if (allRight) result.exact++;
     else result.failures.push({ raw: address.raw, gold, predicted: mine });
     goldLabels.forEach((label, i) => {
@@ -86,6 +93,8 @@ export function evaluate(path: string): Evaluation {
   }
   return result;
 }
+
+const BANDS = [1, 0.9, 0.8, 0.6, 0];
 
 function percent(part: number, whole: number): string {
   return whole === 0 ? "   -  " : `${((100 * part) / whole).toFixed(1).padStart(5)}%`;
@@ -103,6 +112,12 @@ function report(evaluation: Evaluation, show: number): string {
     if (tally.gold === 0 && tally.predicted === 0) continue;
     lines.push(
       `${name.padEnd(22)} ${percent(tally.right, tally.predicted)}    ${percent(tally.right, tally.gold)}  ${String(tally.gold).padStart(5)}`,
+    );
+  }
+  lines.push("", "confidence    addresses  every component right");
+  for (const [lower, band] of evaluation.bands) {
+    lines.push(
+      `>= ${lower.toFixed(1)}       ${String(band.addresses).padStart(6)}     ${percent(band.exact, band.addresses)}`,
     );
   }
   lines.push("", "worst confusions (gold -> predicted, tokens):");

@@ -76,6 +76,7 @@ function emptyAnswer(parse: LabelledParse): ParseAnswer {
           start: 0,
           end: parse.input.length,
         },
+        { code: "low_confidence", message: lowConfidenceMessage },
       ];
   warnings.push(...(parse.extraWarnings ?? []));
   const components = blank ? {} : { other: parse.input.trim() };
@@ -95,7 +96,14 @@ function emptyAnswer(parse: LabelledParse): ParseAnswer {
  * are kept in `other` for inspection (SPEC: an intersection is no delivery address).
  */
 function secondStreetAsOther(labels: readonly Label[]): { labels: readonly Label[]; intersectionAt: number } {
-  const at = labels.indexOf("intersection");
+  // The joining word after the first street (CORNER OF 5TH AVE AND MAIN ST: the AND).
+  let at = -1;
+  let streetSeen = false;
+  for (let i = 0; i < labels.length && at < 0; i++) {
+    if (STREET_PART.has(labels[i]!)) streetSeen = true;
+    else if (labels[i] === "intersection" && streetSeen) at = i;
+  }
+  if (at < 0) at = labels.lastIndexOf("intersection");
   if (at < 0) return { labels, intersectionAt: -1 };
   const copy = labels.slice();
   for (let i = at + 1; i < copy.length; i++) if (STREET_PART.has(copy[i]!)) copy[i] = "other";

@@ -1,4 +1,4 @@
-import { standardState } from "../usps/usps.js";
+import { standardDirectional, standardState } from "../usps/usps.js";
 
 /**
  * Highway names per Publication 28 Appendix F (data/usps/f-highway-examples.tsv holds every
@@ -63,7 +63,9 @@ export function matchHighway(
   const state = stateWordsAt(words, at);
   if (state) {
     const rest = matchForm(words, at + state.length);
-    if (rest) return { length: state.length + rest.length, standard: [state.code, ...rest.standard] };
+    // KY HWY 75: after a state the route is a number (WASHINGTON HWY NE is a street named WASHINGTON).
+    if (rest && startsWithDigit(rest.standard[rest.standard.length - 1 - tailLength(rest)]!))
+      return { length: state.length + rest.length, standard: [state.code, ...rest.standard] };
     const number = words[at + state.length];
     if (number !== undefined && startsWithDigit(number)) {
       // KY 1207 -> KY HIGHWAY 1207 (Appendix F): a state and a bare number is a state highway.
@@ -86,7 +88,8 @@ function matchForm(words: readonly string[], at: number): HighwayMatch | null {
     // STATE HIGHWAY NO 33, ROUTE # A: the number sign is dropped from the standard form.
     const sign = NUMBER_SIGNS.has(words[at + form.words.length] ?? "") ? 1 : 0;
     const number = words[at + form.words.length + sign];
-    if (number === undefined || NUMBER_SIGNS.has(number)) continue;
+    if (number === undefined || NUMBER_SIGNS.has(number) || standardDirectional(number) !== undefined)
+      continue;
     const lettered = sign === 1 ? number.length <= 2 : !form.numbered;
     if (!startsWithDigit(number) && !lettered) continue;
     const length = form.words.length + sign + 1;
@@ -95,6 +98,13 @@ function matchForm(words: readonly string[], at: number): HighwayMatch | null {
     return { length: length + tail.length, standard };
   }
   return null;
+}
+
+/** How many words of a standard form come after its route number (BYP, BYPASS RD). */
+function tailLength(match: HighwayMatch): number {
+  const last = match.standard[match.standard.length - 1];
+  if (last === "BYP") return 1;
+  return last === "RD" && (match.standard.includes("BYPASS") || match.standard.includes("FRONTAGE")) ? 2 : 0;
 }
 
 /** BYPASS alone is abbreviated BYP; before ROAD it stays BYPASS RD; FRONTAGE ROAD is FRONTAGE RD. */

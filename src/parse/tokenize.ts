@@ -105,19 +105,20 @@ class Chunk {
   private text = "";
   private starts: number[] = [];
   private ends: number[] = [];
+  /** Set when every character was kept: offsets are then `base + index`, no arrays needed. */
+  private plain = false;
+  private base = 0;
 
   read(input: string, from: number, to: number): void {
-    this.starts.length = 0;
-    this.ends.length = 0;
-    if (isPlain(input, from, to)) {
+    this.plain = isPlain(input, from, to);
+    this.base = from;
+    if (this.plain) {
       // Fast path: letters and digits only, one character per offset.
       this.text = input.slice(from, to).toUpperCase();
-      for (let i = from; i < to; i++) {
-        this.starts.push(i);
-        this.ends.push(i + 1);
-      }
       return;
     }
+    this.starts.length = 0;
+    this.ends.length = 0;
     let text = "";
     for (let i = from; i < to; i++) {
       const c = input.charCodeAt(i);
@@ -133,11 +134,12 @@ class Chunk {
         const width = char.length;
         if (LETTER_OR_NUMBER.test(char)) {
           const folded = char.normalize("NFD").replace(COMBINING_MARKS, "").toUpperCase();
-          for (const part of folded) {
-            text += part;
+          // One offset pair per UTF-16 unit of the folded text: token ends index by unit.
+          for (let u = 0; u < folded.length; u++) {
             this.starts.push(i);
             this.ends.push(i + width);
           }
+          text += folded;
         }
         i += width - 1;
         continue;
@@ -215,7 +217,8 @@ class Chunk {
   }
 
   private push(from: number, to: number, text: string, out: Token[]): void {
-    out.push({ text, start: this.starts[from]!, end: this.ends[to - 1]!, boundaryBefore: false });
+    if (this.plain) out.push({ text, start: this.base + from, end: this.base + to, boundaryBefore: false });
+    else out.push({ text, start: this.starts[from]!, end: this.ends[to - 1]!, boundaryBefore: false });
   }
 }
 

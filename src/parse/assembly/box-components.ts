@@ -19,6 +19,10 @@ const ROUTE_TYPES: ReadonlyMap<string, string> = new Map([
   ["RT", "RR"],
   ["RTE", "RR"],
   ["HC", "HC"],
+  ["HC ROUTE", "HC"],
+  ["HC RTE", "HC"],
+  ["HC RT", "HC"],
+  ["STAR RTE", "HC"],
   ["HCR", "HC"],
   ["STAR ROUTE", "HC"],
   ["STAR RT", "HC"],
@@ -73,7 +77,8 @@ function standardRouteId(words: string[]): string {
   const out: string[] = [];
   for (const word of words) {
     if (BOX_WORDS.has(word)) {
-      if (out[out.length - 1] !== "BOX") out.push("BOX");
+      // RR # 2: a number sign before the route number is no box.
+      if (out.length > 0 && out[out.length - 1] !== "BOX") out.push("BOX");
     } else {
       out.push(stripZeros(word));
     }

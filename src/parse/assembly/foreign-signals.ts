@@ -94,7 +94,13 @@ export function foreignSpan(tokens: readonly Token[]): { from: number; to: numbe
   return null;
 }
 
+/** Cheap character checks first: most 3-letter tokens (APT, AVE) are no postcode half. */
 function isPostcodePair(text: string, next: string): boolean {
+  if (!isDigitCode(next.charCodeAt(0))) return false;
   if (text.length === 3 && CANADA_FORWARD.test(text) && CANADA_LOCAL.test(next)) return true;
   return UK_INWARD.test(next) && UK_OUTWARD.test(text);
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
 }

@@ -50,9 +50,12 @@ function pairUnits(runs: readonly Run[]): UnitRuns[] {
 }
 
 function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
-  const id = unit.id ? draft.text(unit.id) : undefined;
+  const idWords = unit.id ? draft.words(unit.id.from, unit.id.to) : [];
+  // `# 2510` labelled all as the number (usaddress does): the # is the designator.
+  const numberSign = idWords[0] === "#" && idWords.length > 1;
+  const id = idWords.length === 0 ? undefined : (numberSign ? idWords.slice(1) : idWords).join(" ");
   if (unit.type === undefined) {
-    draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
+    if (!numberSign) draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
     return { type: "#", id: id! };
   }
   const words = draft.words(unit.type.from, unit.type.to);

@@ -12,6 +12,21 @@ export function labelBoxes(l: Labelling): void {
     const taken = generalDelivery(l, i) || route(l, i) || military(l, i) || poBox(l, i);
     if (taken > 0) i += taken - 1;
   }
+  keepLastBox(l);
+}
+
+/**
+ * `BIN 141987 PO BOX 1627`, `LOCKBOX 9351 PO BOX 8500`: with two box groups the last is the
+ * box; an earlier one is a sorting code, kept as a unit with its designator as typed.
+ */
+function keepLastBox(l: Labelling): void {
+  const last = l.labels.lastIndexOf("poBoxType");
+  let groupStart = last;
+  while (groupStart > 0 && l.labels[groupStart - 1] === "poBoxType") groupStart--;
+  for (let i = 0; i < groupStart; i++) {
+    if (l.labels[i] === "poBoxType") l.labels[i] = "occupancyType";
+    else if (l.labels[i] === "poBoxId") l.labels[i] = "occupancyId";
+  }
 }
 
 type Phrase = readonly string[];
@@ -44,6 +59,10 @@ const ROUTE_WORDS: readonly Phrase[] = [
   ["HWY", "CONTRACT"],
   ["STAR", "ROUTE"],
   ["STAR", "RT"],
+  ["STAR", "RTE"],
+  ["HC", "ROUTE"],
+  ["HC", "RTE"],
+  ["HC", "RT"],
   ["RURAL", "ROUTE"],
   ["RURAL", "RT"],
   ["RURAL", "RTE"],

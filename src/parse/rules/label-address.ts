@@ -3,13 +3,14 @@ import { matchHighway } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
-import { labelBoxes } from "./box-rules.js";
+import { isMilitaryCity, labelBoxes } from "./box-rules.js";
 import { Labelling } from "./labelling.js";
 import { labelStreet } from "./street-rules.js";
 import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
   COMMON_SUFFIXES,
+  OTHER_DESIGNATORS,
   INTERSECTION_WORDS,
   designatorOf,
   isHouseNumber,
@@ -42,7 +43,7 @@ export function labelAddress(tokens: readonly Token[]): RuleLabelling {
       only: segments.length === 1,
     });
   });
-  penalizeLeftovers(l, tail.end);
+  penalizeLeftovers(l, tail.country);
   return { labels: l.finish(), confidence: l.confidence(), warnings: l.warnings };
 }
 
@@ -72,6 +73,12 @@ function freeSegments(l: Labelling, end: number): Segment[] {
 }
 
 function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
+  if (role.cityAllowed && segment.to - segment.from > 1 && isMilitaryCity(l.text(segment.to - 1))) {
+    // USNS COMFORT FPO AA: the city is APO/FPO/DPO alone; what comes before names the unit or ship.
+    l.set(segment.to - 1, segment.to, "city");
+    const rest = { from: segment.from, to: segment.to - 1 };
+    return labelSegment(l, rest, { cityAllowed: false, cityExpected: false, only: false });
+  }
   const { to } = segment;
   // DEPT 0669 PO BOX 120001: units first in the stretch.
   const from = labelUnits(l, segment.from, to, false);
@@ -97,11 +104,8 @@ function houseNumberAt(l: Labelling, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     if (!isHouseNumber(l.text(i))) continue;
     const before = l.text(i - 1);
-    if (
-      i > from &&
-      (before === "#" || (designatorOf(before) !== undefined && suffixOf(before) === undefined))
-    )
-      continue;
+    const unitBefore = designatorOf(before) !== undefined && suffixOf(before) === undefined;
+    if (i > from && (before === "#" || unitBefore || OTHER_DESIGNATORS.has(before!))) continue;
     return i;
   }
   return -1;
@@ -273,11 +277,11 @@ function labelIntersection(l: Labelling, segment: Segment, at: number, role: Seg
 const PLACE_LABELS: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4", "firm"]);
 
 /** Unplaced words lower confidence; country words after the ZIP (`USA`) do not. */
-function penalizeLeftovers(l: Labelling, tailEnd: number): void {
+function penalizeLeftovers(l: Labelling, country: number): void {
   let placed = false;
   for (let i = 0; i < l.length; i++) {
     const label = l.labels[i];
-    if (label === undefined && i < tailEnd) l.guess(0.1);
+    if (label === undefined && i < country) l.guess(0.1);
     if (label !== undefined && !PLACE_LABELS.has(label)) placed = true;
   }
   if (!placed) l.guess(0.5);

@@ -10,6 +10,7 @@ import {
   directionalOf,
   SPELLED_ORDINALS,
   isFraction,
+  isGridPart,
   isOrdinal,
   isUnitId,
   startsWithDigit,
@@ -46,24 +47,24 @@ export function labelStreet(l: Labelling, span: StreetSpan): void {
 }
 
 function labelNumber(l: Labelling, at: number, to: number): number {
-  l.set(at, at + 1, "addressNumber");
-  const k = at + 1;
+  // W148 N9748: a Wisconsin grid number written in two parts is one house number.
+  const pair = isGridPart(l.text(at)) && isGridPart(l.text(at + 1)) && at + 1 < to ? 2 : 1;
+  l.set(at, at + pair, "addressNumber");
+  const k = at + pair;
   const text = l.text(k);
   if (k >= to || text === undefined) return k;
   if (isFraction(text)) {
     l.set(k, k + 1, "addressNumberSuffix");
     return k + 1;
   }
+  if (matchHighway(l.texts, k, to) !== null) return k; // 123 I 10: the I is the highway's
   // 123 A MAIN ST: a lone letter before a name that goes on is the number's suffix;
   // 123 B ST is street B (Pub 28 §233).
   const isLetter =
     text.length === 1 && text !== "#" && !startsWithDigit(text) && directionalOf(text) === undefined;
-  if (
-    isLetter &&
-    k + 2 < to &&
-    suffixOf(l.text(k + 1)) === undefined &&
-    designatorOf(l.text(k + 1)) === undefined
-  ) {
+  const next = l.text(k + 1);
+  const nameFollows = next !== undefined && next.length > 1 && suffixOf(next) === undefined;
+  if (isLetter && k + 1 < to && nameFollows && designatorOf(next) === undefined) {
     l.set(k, k + 1, "addressNumberSuffix");
     return k + 1;
   }
@@ -85,11 +86,16 @@ function isPredirectional(l: Labelling, at: number, span: StreetSpan): boolean {
   const limit = firstBoundary(l, at + 2, span.to);
   if (at + 2 < limit && !isUnitStart(l, at + 2)) {
     // N ST LOUIS vs NORTH ST SPRINGFIELD: with a city after and no comma, only a second suffix tells.
-    if (span.cityExpected && limit === span.to) return suffixOf(l.text(at + 2)) !== undefined;
+    if (span.cityExpected && limit === span.to) return hasSuffix(l, at + 2, limit);
     return true;
   }
   const abbreviated = l.text(at)!.length <= 2;
   return abbreviated && !COMMON_SUFFIXES.has(nextSuffix);
+}
+
+function hasSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (suffixOf(l.text(i)) !== undefined) return true;
+  return false;
 }
 
 /** Labels name, suffix and postdirectional from `q`; returns the index after them. */
@@ -111,6 +117,51 @@ function labelNameAndSuffix(l: Labelling, q: number, span: StreetSpan): number {
   return labelPostdirectional(l, nameEnd, span);
 }
 
+/** Names that follow ST / FT / MT in city names (ST LOUIS, FT MYERS): with a state after, a city. */
+const SAINT_CITY_NAMES: ReadonlySet<string> = new Set([
+  "LOUIS",
+  "PAUL",
+  "PETERSBURG",
+  "CLOUD",
+  "GEORGE",
+  "CHARLES",
+  "JOSEPH",
+  "AUGUSTINE",
+  "JOHNS",
+  "CLAIR",
+  "HELENA",
+  "MARYS",
+  "ALBANS",
+  "LUCIE",
+  "MYERS",
+  "LAUDERDALE",
+  "COLLINS",
+  "WAYNE",
+  "WORTH",
+  "PIERCE",
+  "VERNON",
+  "PLEASANT",
+  "AIRY",
+  "JULIET",
+  "KISCO",
+  "SHASTA",
+]);
+
+function startsSaintCity(l: Labelling, s: number, span: StreetSpan): boolean {
+  const word = l.text(s);
+  if (
+    word !== "ST" &&
+    word !== "FT" &&
+    word !== "MT" &&
+    word !== "SAINT" &&
+    word !== "FORT" &&
+    word !== "MOUNT"
+  ) {
+    return false;
+  }
+  return span.cityExpected && s + 2 === span.to && SAINT_CITY_NAMES.has(l.text(s + 1)!);
+}
+
 function firstBoundary(l: Labelling, from: number, to: number): number {
   for (let i = from; i < to; i++) if (l.boundary(i)) return i;
   return to;
@@ -129,7 +180,7 @@ function chooseSuffix(l: Labelling, q: number, limit: number, span: StreetSpan):
   const leadingType = isLeadingType(l, q);
   for (let s = q + 1; s < limit; s++) {
     const standard = suffixOf(l.text(s));
-    if (standard === undefined || (leadingType && s === q + 1)) continue;
+    if (standard === undefined || (leadingType && s === q + 1) || startsSaintCity(l, s, span)) continue;
     if (endsStreet(l, s + 1, limit, endIsEvidence)) return s;
     if (firstCommon < 0 && COMMON_SUFFIXES.has(standard)) firstCommon = s;
     if (firstAny < 0) firstAny = s;
@@ -228,8 +279,9 @@ function labelPostdirectional(l: Labelling, at: number, span: StreetSpan): numbe
   const directional = directionalOf(text);
   if (directional === undefined) return at;
   const last = at + 1 >= span.to || l.boundary(at + 1) || isUnitStart(l, at + 1);
-  // 1800 M ST, NW, WASHINGTON: an abbreviated directional alone after the comma is still the street's.
-  if (l.boundary(at) && !(last && directional === text)) return at;
+  // 1800 M ST, NW, WASHINGTON; 1105 BOLTON RD, NW ATLANTA: an abbreviated directional right after
+  // the street is the street's, comma or not; cities are not written with NW.
+  if (l.boundary(at) && directional !== text) return at;
   if (directional !== text && !last && span.cityAllowed) return at;
   l.set(at, at + 1, "postdirectional");
   return at + 1;

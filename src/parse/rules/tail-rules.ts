@@ -1,3 +1,4 @@
+import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
@@ -10,28 +11,38 @@ export interface Tail {
   end: number;
   hasState: boolean;
   hasZip: boolean;
+  /** Where trailing country words (`USA`) start; the line's length when there are none. */
+  country: number;
 }
 
-const COUNTRY_WORDS: ReadonlySet<string> = new Set([
-  "USA",
-  "US",
-  "AMERICA",
-  "UNITED",
-  "STATES",
-  "OF",
-  "U",
-  "S",
-  "A",
-]);
+/** The country written after a US address, longest first (`U S A` is USA with its dots dropped). */
+const COUNTRY_NAMES: readonly string[][] = [
+  ["UNITED", "STATES", "OF", "AMERICA"],
+  ["UNITED", "STATES"],
+  ["U", "S", "A"],
+  ["U", "S"],
+  ["USA"],
+  ["US"],
+  ["AMERICA"],
+];
+
+/** Where trailing country words start (`end` when there are none); never the whole line. */
+function countryStart(l: Labelling, end: number): number {
+  for (const name of COUNTRY_NAMES) {
+    const from = end - name.length;
+    if (from < 1) continue;
+    if (name.every((word, k) => l.texts[from + k] === word)) return from;
+  }
+  return end;
+}
 
 /**
  * The last line read from the right (Pub 28 §22x): ZIP (+4), then the state before it. Returns
  * where the city must end. Trailing country words (`USA`) are skipped.
  */
 export function labelTail(l: Labelling): Tail {
-  let end = l.length;
-  while (end > 1 && COUNTRY_WORDS.has(l.text(end - 1)!) && l.free(end - 1)) end--;
-  if (end === 1) end = l.length;
+  const country = countryStart(l, l.length);
+  let end = country;
   let start = end;
   const zip = findZip(l, end);
   let hasZip = false;
@@ -48,7 +59,7 @@ export function labelTail(l: Labelling): Tail {
     l.set(state.from, start, "state");
     start = state.from;
   }
-  return { start, end, hasState: state !== null, hasZip };
+  return { start, end, hasState: state !== null, hasZip, country };
 }
 
 /**
@@ -57,28 +68,41 @@ export function labelTail(l: Labelling): Tail {
  * ZIP (SPEC `invalid_zip`).
  */
 function findZip(l: Labelling, end: number): number {
-  for (let i = end - 1; i >= 1 && i >= end - 2; i--) {
+  if (end === 1 && isAllDigits(l.text(0)) && l.text(0)!.length === 5) return 0; // a line that is only a ZIP
+  for (let i = end - 1; i >= 1 && i >= end - 4; i--) {
     const text = l.text(i)!;
-    if (!l.free(i) || !isAllDigits(text)) continue;
-    if (text.length === 5) return i;
+    if (!l.free(i)) continue;
     const afterState = standardState(l.text(i - 1) ?? "") !== undefined && l.free(i - 1);
-    if (afterState && i === end - 1 && text.length >= 3) return i;
+    // Words after a ZIP that follows a state are noise (`... IL 62701 FOO`), kept in other.
+    if (i < end - 2 && !afterState) continue;
+    if (text.length === 5 && isAllDigits(text)) return i;
+    // 6270, 627011, 62701-12 after a state: a ZIP written wrong (SPEC invalid_zip).
+    if (afterState && i === end - 1 && text.length >= 3 && isAllDigits(text.replace("-", ""))) return i;
   }
   return -1;
 }
+
+/** First words of multi-word state names and variants (NEW, NORTH, DISTRICT, W, N ...). */
+const MULTI_WORD_STATE_STARTS: ReadonlySet<string> = new Set(
+  [...B_STATES, ...B_STATE_VARIANTS]
+    .map((row) => row[0]!)
+    .filter((name) => name.includes(" "))
+    .map((name) => name.split(" ")[0]!),
+);
 
 /** The state right before `at`: one word or a multi-word name (`NEW YORK`, `NORTH CAROLINA`). */
 function findState(l: Labelling, at: number): { from: number } | null {
   for (let words = Math.min(MAX_STATE_NAME_WORDS, at - 1); words >= 2; words--) {
     const from = at - words;
-    if (!allFree(l, from, at)) continue;
+    if (!MULTI_WORD_STATE_STARTS.has(l.texts[from]!) || !allFree(l, from, at)) continue;
     const name = l.texts.slice(from, at).join(" ");
     // WASHINGTON DC is the city WASHINGTON in DC; NEW YORK and WEST VIRGINIA are states.
     if (standardState(name) !== undefined && standardState(l.text(from)!) === undefined) return { from };
   }
   const from = at - 1;
   const text = l.text(from);
-  if (from < 1 || text === undefined || !l.free(from)) return null;
+  if (text === undefined || !l.free(from)) return null;
+  if (from === 0) return at === l.length || l.labels[at] === "zip5" ? stateOnly(text) : null;
   if (standardState(text) !== undefined) return plausibleState(l, from) ? { from } : null;
   // Two letters right before a ZIP are a state, valid or not (SPEC `invalid_state`).
   const beforeZip = l.labels[at] === "zip5";
@@ -101,6 +125,11 @@ function plausibleState(l: Labelling, at: number): boolean {
   for (let i = 1; i < at; i++)
     if (suffixOf(l.text(i)) !== undefined && startsWithDigit(l.text(0))) return true;
   return false;
+}
+
+/** A line that is only a state (and ZIP): `IL`, `ILLINOIS 62701`. */
+function stateOnly(text: string): { from: number } | null {
+  return standardState(text) !== undefined ? { from: 0 } : null;
 }
 
 function allFree(l: Labelling, from: number, to: number): boolean {

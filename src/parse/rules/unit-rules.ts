@@ -44,6 +44,23 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
   return 0;
 }
 
+/**
+ * Designators that are never the first word of a city, so one with no number is still a unit
+ * (`123 MAIN ST APT SPRINGFIELD`); KEY, LOT, PIER ... may start a city (KEY WEST) and are not here.
+ */
+const BARE_DESIGNATORS: ReadonlySet<string> = new Set([
+  "APT",
+  "STE",
+  "BLDG",
+  "RM",
+  "TRLR",
+  "UNIT",
+  "DEPT",
+  "SPC",
+  "HNGR",
+  "#",
+]);
+
 function designated(l: Labelling, e: number, end: number, designator: string | undefined): number {
   let k = e + 1;
   if (l.text(k) === "#" && k < end) k++;
@@ -58,7 +75,7 @@ function designated(l: Labelling, e: number, end: number, designator: string | u
   }
   if (designator === undefined) return 0;
   // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
-  if (!designatorNeedsNumber(designator) || k === end || l.boundary(k)) {
+  if (!designatorNeedsNumber(designator) || k === end || l.boundary(k) || BARE_DESIGNATORS.has(designator)) {
     l.set(e, k, "occupancyType");
     return k - e;
   }

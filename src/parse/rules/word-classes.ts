@@ -38,10 +38,16 @@ export function isFraction(text: string | undefined): boolean {
 export function isHouseNumber(text: string | undefined): boolean {
   if (text === undefined) return false;
   if (startsWithDigit(text)) return !isFraction(text) && !isOrdinal(text);
-  return GRID_NUMBER.test(text);
+  return GRID_NUMBER.test(text) || isGridPart(text);
 }
 
 const GRID_NUMBER = /^[NSEW]\d+[NSEW]\d+$/;
+const GRID_PART = /^[NSEW]\d+$/;
+
+/** Half of a grid number written in two parts (`W148 N9748`). */
+export function isGridPart(text: string | undefined): boolean {
+  return text !== undefined && text.length > 2 && GRID_PART.test(text);
+}
 
 const ORDINAL_ENDINGS = ["ST", "ND", "RD", "TH"];
 
@@ -103,6 +109,8 @@ export const OTHER_DESIGNATORS: ReadonlySet<string> = new Set([
   "FLAT",
   "WING",
   "PMB",
+  "MSC",
+  "FILE",
   "TOWER",
   "BOOTH",
   "CUBICLE",

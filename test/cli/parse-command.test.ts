@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { projectPath } from "../../src/paths.js";
+
+function situs(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [projectPath("bin", "situs"), ...args], {
+    input,
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test("situs parse LINE prints the answer JSON", () => {
+  const result = situs(["parse", "PO Box 0012, Anytown CA 90210"]);
+  assert.equal(result.status, 0);
+  const answer = JSON.parse(result.stdout);
+  assert.equal(answer.type, "po_box");
+  assert.deepEqual(answer.lines, ["PO BOX 12", "ANYTOWN CA  90210"]);
+});
+
+test("situs parse --input - writes one JSON answer a line; a line over 256 characters is refused", () => {
+  const result = situs(
+    ["parse", "--input", "-"],
+    `123 Main St Springfield IL\n\nRR 2 Box 3\n${"9".repeat(300)}\n`,
+  );
+  assert.equal(result.status, 0);
+  const answers = result.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(
+    answers.map((answer) => answer.type ?? answer.error),
+    ["street", "rural_route", "line_too_long"],
+  );
+});
+
+test("situs parse --csv --column reads and writes CSV, quoted fields included", () => {
+  const dir = mkdtempSync(join(tmpdir(), "situs-csv-"));
+  try {
+    const file = join(dir, "in.csv");
+    writeFileSync(file, 'id,address\n1,"123 Main St, Apt 4, Springfield IL 62701"\n2,General Delivery\n');
+    const result = situs(["parse", "--input", file, "--csv", "--column", "address"]);
+    assert.equal(result.status, 0);
+    const [header, first, second] = result.stdout.trim().split("\n");
+    assert.ok(header!.startsWith("id,address,type,addressNumber,"));
+    assert.ok(first!.startsWith('1,"123 Main St, Apt 4, Springfield IL 62701",street,123,'));
+    assert.ok(first!.includes("123 MAIN ST APT 4 | SPRINGFIELD IL  62701"));
+    assert.ok(second!.startsWith("2,General Delivery,general_delivery,"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("situs parse with bad options explains itself and exits 2", () => {
+  const result = situs(["parse", "--csv", "--input", "-"]);
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /--csv needs --input FILE and --column NAME/);
+});

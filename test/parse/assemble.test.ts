@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { assemble, labelProblem } from "../../src/parse/assemble.js";
+import type { Label } from "../../src/parse/labels.js";
+import { LABELS } from "../../src/parse/labels.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { standardStreetName } from "../../src/parse/assembly/street-components.js";
+import { F_HIGHWAY_EXAMPLES } from "../../src/usps/generated-tables.js";
+
+const model = { name: "test", version: "0.0.0", backend: "model" } as const;
+
+function problem(line: string, labels: Label[]): string | null {
+  return labelProblem(tokenize(line), labels);
+}
+
+test("labelProblem accepts consistent labels and names what is wrong with the others", () => {
+  assert.equal(problem("123 Main St 62701", ["addressNumber", "streetName", "streetSuffix", "zip5"]), null);
+  assert.equal(
+    problem("Main St & Elm St", ["streetName", "streetSuffix", "intersection", "streetName", "streetSuffix"]),
+    null,
+  );
+  assert.match(problem("123 Main 456", ["addressNumber", "streetName", "addressNumber"])!, /house numbers/);
+  assert.match(
+    problem("123 62701 Main St", ["addressNumber", "zip5", "streetName", "streetSuffix"])!,
+    /inside the street/,
+  );
+  assert.match(
+    problem("1 Main Springfield Elm", ["addressNumber", "streetName", "city", "streetName"])!,
+    /split/,
+  );
+  assert.match(problem("1 Main 1234", ["addressNumber", "streetName", "zip4"])!, /ZIP\+4/);
+  assert.match(problem("1 Main", ["addressNumber"])!, /labels for/);
+});
+
+test("assemble never throws on any labelling of any tokens", () => {
+  const tokens = tokenize("RR 2 Box 5 123 N Main St Apt 4 # 5 Springfield IL 62701 1234 USA");
+  for (let seed = 0; seed < 2000; seed++) {
+    const labels = tokens.map((_, i) => LABELS[(seed * 7 + i * (seed % 13)) % LABELS.length]!);
+    const answer = assemble({ input: "x", tokens, labels, confidence: (seed % 11) / 10, model });
+    assert.ok(answer.type.length > 0);
+  }
+});
+
+test("Appendix F: every highway form in use gives its standard form", () => {
+  for (const [inUse, standard] of F_HIGHWAY_EXAMPLES) {
+    const words = tokenize(inUse!).map((token) => token.text);
+    assert.equal(standardStreetName(words), standard, inUse);
+  }
+});
+
+test("confidence below 0.6 adds low_confidence; extra warnings are kept", () => {
+  const line = "123 Main St";
+  const labels: Label[] = ["addressNumber", "streetName", "streetSuffix"];
+  const low = assemble({ input: line, tokens: tokenize(line), labels, confidence: 0.59, model });
+  assert.ok(low.warnings.some((warning) => warning.code === "low_confidence"));
+  const high = assemble({
+    input: line,
+    tokens: tokenize(line),
+    labels,
+    confidence: 0.6,
+    model,
+    extraWarnings: [{ code: "model_unavailable", message: "x" }],
+  });
+  assert.deepEqual(
+    high.warnings.map((warning) => warning.code),
+    ["missing_city", "missing_state", "missing_zip", "model_unavailable"],
+  );
+});
