@@ -8,6 +8,7 @@ import {
   C1_STREET_SUFFIXES,
   C2_UNIT_DESIGNATORS,
   C2_UNIT_VARIANTS,
+  F_HIGHWAY_EXAMPLES,
   H_SPANISH_PREFIXES,
 } from "../src/usps/generated-tables.js";
 import { labelBySpans, type LabelledLine } from "./labelled-corpus.js";
@@ -239,10 +240,15 @@ class Generator {
   private street(): Field[] {
     const r = this.random;
     const field: Field = [[this.houseNumber(), "addressNumber"]];
-    if (r.chance(0.04)) field.push(["1/2", "addressNumberSuffix"]);
+    if (r.chance(0.04))
+      field.push([r.chance(0.7) ? "1/2" : String.fromCharCode(r.int(65, 68)), "addressNumberSuffix"]);
     const style = r.next();
     if (style < 0.08) {
-      field.push([r.pick(HIGHWAYS).replace("#", String(r.int(1, 999))), "streetName"]);
+      // Appendix F forms in use (`HWY 11 BYPASS`, `CNTY RD 33`) or generated ones: all street name.
+      const form = r.chance(0.4)
+        ? (r.pick(F_HIGHWAY_EXAMPLES)[0] ?? "HWY 1")
+        : r.pick(HIGHWAYS).replace("#", String(r.int(1, 999)));
+      field.push([form, "streetName"]);
       if (r.chance(0.2)) field.push([r.pick(DIRECTIONS), "postdirectional"]);
       return [field];
     }
@@ -254,9 +260,11 @@ class Generator {
     if (style < 0.15)
       field.push([`${r.pick(["AVENUE", "AVE"])} ${String.fromCharCode(r.int(65, 90))}`, "streetName"]);
     else field.push([this.streetName(), "streetName"]);
+    // A suffix word before the suffix stays in the name (DECISIONS.md "Suffix": PARK PLACE DR).
+    if (r.chance(0.05)) field.push([r.pick(SUFFIX_FORMS), "streetName"]);
     if (r.chance(0.9))
       field.push([
-        this.abbreviated(r.chance(0.7) ? r.pick(COMMON_SUFFIXES) : r.pick(SUFFIX_FORMS)),
+        this.abbreviated(r.chance(0.6) ? r.pick(COMMON_SUFFIXES) : r.pick(SUFFIX_FORMS)),
         "streetSuffix",
       ]);
     if (r.chance(0.1)) field.push([this.abbreviated(r.pick(DIRECTIONS)), "postdirectional"]);

@@ -3,6 +3,7 @@ import { projectPath } from "../paths.js";
 import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
 import { assemble, labelProblem } from "./assemble.js";
 import { decodeModel } from "./crf/model-file.js";
+import { streetCityGuess } from "./model-warnings.js";
 import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
 import type { RuleParser } from "./rule-parser.js";
@@ -73,13 +74,20 @@ export class ModelParser implements Parser {
     if (labelProblem(tokens, tagged.labels) !== null) {
       return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID);
     }
-    return assemble({
+    const guess = streetCityGuess(tokens, tagged.labels);
+    const parse = {
       input: line,
       tokens,
       labels: tagged.labels,
       confidence: tagged.sequenceProbability,
       model: this.model,
-    });
+      extraWarnings: guess === undefined ? [] : [guess],
+    };
+    const answer = assemble(parse);
+    // An answer of undeterminable type is no usable address however sure its labels are: its
+    // confidence is capped below the low_confidence threshold, as the rules do (docs/parser.md).
+    if (answer.type !== "ambiguous" || answer.confidence < AMBIGUOUS_TYPE_CAP) return answer;
+    return assemble({ ...parse, confidence: AMBIGUOUS_TYPE_CAP });
   }
 
   private fallbackAnswer(line: string, code: Warning["code"], message: string): ParseAnswer {
@@ -87,6 +95,9 @@ export class ModelParser implements Parser {
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
 }
+
+/** Confidence of an answer whose type could not be determined (below the 0.6 threshold). */
+const AMBIGUOUS_TYPE_CAP = 0.5;
 
 const MODEL_UNAVAILABLE = "The parsing model is not available; the rule-based parser answered.";
 const MODEL_FAILED = "The parsing model failed on this line; the rule-based parser answered.";
