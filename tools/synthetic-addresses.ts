@@ -11,6 +11,7 @@ import {
   F_HIGHWAY_EXAMPLES,
   H_SPANISH_PREFIXES,
 } from "../src/usps/generated-tables.js";
+import { designatorNeedsNumber, standardUnitDesignator } from "../src/usps/usps.js";
 import { labelBySpans, type LabelledLine } from "./labelled-corpus.js";
 import { SeededRandom } from "./seeded-random.js";
 
@@ -299,6 +300,9 @@ class Generator {
         : String.fromCharCode(r.int(65, 72));
     if (r.chance(0.06)) return [[id, "occupancyId"]];
     const type = this.abbreviated(r.pick(UNIT_FORMS));
+    // Appendix C2: BSMT, FRNT, LBBY, LOWR, OFC, PH, REAR, SIDE, UPPR take no number.
+    const standard = standardUnitDesignator(type.replace(".", ""));
+    if (standard !== undefined && !designatorNeedsNumber(standard)) return [[type, "occupancyType"]];
     if (r.chance(0.05))
       return [
         [id, "occupancyId"],
