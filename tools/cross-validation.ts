@@ -4,7 +4,13 @@ import { ModelParser } from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import { DEFAULT_TRAINING, trainModel, type TrainingOptions, type WeightedLine } from "./model-training.js";
-import { describeError, formatReport, Scoreboard } from "./parser-evaluation.js";
+import {
+  describeError,
+  fitCalibrationExponent,
+  formatReport,
+  reliabilityTable,
+  Scoreboard,
+} from "./parser-evaluation.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import { assignFolds, lineKey, readExtraCorpora, readMainCorpus } from "./training-data.js";
 
@@ -35,6 +41,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra hand-labelled and ${synthetic.length} synthetic lines`,
   );
   const rules = new RuleParser();
+  const samples: Array<[number, boolean]> = [];
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
     ["rules (situs-rules)", new Scoreboard()],
@@ -55,12 +62,29 @@ export function crossValidate(options: CrossValidationOptions): string {
     const held = corpus.filter((_, i) => folds[i] === fold);
     const before = boards[0]![1].linesRight;
     for (const line of held)
-      scoreLine(line, parser, tagger, rules, boards, options.showErrors === true ? options.log : undefined);
+      scoreLine(
+        line,
+        parser,
+        tagger,
+        rules,
+        boards,
+        options.showErrors === true ? options.log : undefined,
+        samples,
+      );
     options.log(
       `fold ${fold + 1}/${options.k}: ${stored.weights.featureCount} features, ${String(stored.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s; model ${boards[0]![1].linesRight - before}/${held.length} lines right`,
     );
   }
-  return formatReport(boards);
+  const fit = fitCalibrationExponent(samples);
+  const calibrated = samples.map(([p, right]): [number, boolean] => [p ** fit.exponent, right]);
+  return [
+    formatReport(boards),
+    "",
+    reliabilityTable("model, raw P(labels) before the type cap", samples),
+    "",
+    `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
+    reliabilityTable(`model, P(labels)^${fit.exponent}`, calibrated),
+  ].join("\n");
 }
 
 function scoreLine(
@@ -70,6 +94,7 @@ function scoreLine(
   rules: RuleParser,
   boards: ReadonlyArray<[string, Scoreboard]>,
   log: ((message: string) => void) | undefined,
+  samples: Array<[number, boolean]>,
 ): void {
   const gold = assemble({
     input: line.input,
@@ -79,13 +104,15 @@ function scoreLine(
     model: rules.model,
   }).components;
   const answer = parser.parse(line.input);
-  const modelLabels = tagger.tag(line.input, line.tokens).labels;
+  const tagged = tagger.tag(line.input, line.tokens);
+  const modelLabels = tagged.labels;
   const right = boards[0]![1].add(gold, line.labels, {
     components: answer.components,
     labels: modelLabels,
     confidence: answer.confidence,
   });
   if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
+  samples.push([tagged.sequenceProbability, right]);
   const ruled = rules.parse(line.input);
   boards[1]![1].add(gold, line.labels, {
     components: ruled.components,

@@ -52,6 +52,44 @@ const percent = (part: number, whole: number) =>
   whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
 const cell = (text: string) => text.padStart(24);
 
+/**
+ * Fits the exponent a of the calibration confidence = p^a to (p, right) pairs of held-out lines
+ * by least squares (Brier score), over a grid of 0.1 steps from 0.3 to 5.
+ */
+export function fitCalibrationExponent(samples: ReadonlyArray<[number, boolean]>): {
+  exponent: number;
+  brier: number;
+  rawBrier: number;
+} {
+  const brier = (a: number) =>
+    samples.reduce((sum, [p, right]) => sum + (p ** a - (right ? 1 : 0)) ** 2, 0) /
+    Math.max(1, samples.length);
+  let best = { exponent: 1, brier: brier(1) };
+  for (let a = 0.3; a <= 5.0001; a += 0.1) {
+    const value = brier(a);
+    if (value < best.brier) best = { exponent: Math.round(a * 10) / 10, brier: value };
+  }
+  return { ...best, rawBrier: brier(1) };
+}
+
+/** A reliability table of (confidence, right) pairs: bins of width 0.1. */
+export function reliabilityTable(title: string, samples: ReadonlyArray<[number, boolean]>): string {
+  const bins = Array.from({ length: 10 }, () => [0, 0] as [number, number]);
+  for (const [confidence, right] of samples) {
+    const bin = bins[Math.min(9, Math.floor(confidence * 10))]!;
+    bin[0]++;
+    if (right) bin[1]++;
+  }
+  const rows = bins.flatMap(([count, right], i) =>
+    count === 0
+      ? []
+      : [
+          `  ${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)} | ${String(count).padStart(5)} | ${percent(right, count)}`,
+        ],
+  );
+  return [`reliability, ${title}: confidence bin | lines | share entirely right`, ...rows].join("\n");
+}
+
 /** Headline figures, per-component precision/recall and reliability tables, backends side by side. */
 export function formatReport(boards: ReadonlyArray<[string, Scoreboard]>): string {
   const out: string[] = [`${"".padEnd(26)}${boards.map(([name]) => cell(name)).join("")}`];

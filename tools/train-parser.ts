@@ -20,6 +20,11 @@ import {
  */
 export const TRAINING_SEED = 42;
 export const SYNTHETIC_LINES = 4000;
+/**
+ * confidence = P(labels)^CALIBRATION_EXPONENT, the exponent `npm run eval:parser -- --cv 5`
+ * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
+ */
+export const CALIBRATION_EXPONENT = 1;
 
 function main(): void {
   if (!corpusAvailable()) {
@@ -45,7 +50,10 @@ function main(): void {
       gazetteer: "zipcodes 8.0.0 (npm)",
     },
   );
-  const bytes = encodeModel(model);
+  const bytes = encodeModel({
+    ...model,
+    header: { ...model.header, calibration: { exponent: CALIBRATION_EXPONENT } },
+  });
   mkdirSync(dirname(DEFAULT_MODEL_FILE), { recursive: true });
   writeFileSync(DEFAULT_MODEL_FILE, bytes);
   log(

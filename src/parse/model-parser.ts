@@ -15,7 +15,7 @@ export const DEFAULT_MODEL_FILE = projectPath("data", "model", "situs-crf.bin");
 
 /** What the model backend needs from a tagger; the CRF's AddressTagger, or a fault in tests. */
 export interface Tagger {
-  readonly info: { name: string; version: string };
+  readonly info: { name: string; version: string; calibrationExponent?: number };
   tag(input: string, tokens: readonly Token[]): TaggedTokens;
 }
 
@@ -28,7 +28,11 @@ export function loadModelFile(path: string): TaggerLoader {
     const stored = decodeModel(readFileSync(path));
     const tagger = new AddressTagger(stored);
     return {
-      info: { name: stored.header.name, version: stored.header.version },
+      info: {
+        name: stored.header.name,
+        version: stored.header.version,
+        calibrationExponent: stored.header.calibration?.exponent,
+      },
       tag: (input, tokens) => tagger.tag(input, tokens),
     };
   };
@@ -79,7 +83,7 @@ export class ModelParser implements Parser {
       input: line,
       tokens,
       labels: tagged.labels,
-      confidence: tagged.sequenceProbability,
+      confidence: tagged.sequenceProbability ** (this.tagger.info.calibrationExponent ?? 1),
       model: this.model,
       extraWarnings: guess === undefined ? [] : [guess],
     };

@@ -29,6 +29,11 @@ export interface ModelHeader {
   features: Record<string, unknown>;
   /** What the model was trained on, and how. */
   training: Record<string, unknown>;
+  /**
+   * Confidence calibration: the answer's confidence is P(labels)^exponent, the exponent fitted
+   * on cross-validation held-out lines (docs/parser-model.md "Calibration"). Absent: 1.
+   */
+  calibration?: { exponent: number };
 }
 
 export interface StoredModel {
