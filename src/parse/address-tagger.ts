@@ -1,4 +1,4 @@
-import type { CrfWeights } from "./crf/crf.js";
+import { emissions, type CrfWeights } from "./crf/crf.js";
 import { FeatureDictionary } from "./crf/feature-dictionary.js";
 import type { StoredModel } from "./crf/model-file.js";
 import { Decoder } from "./crf/decoder.js";
@@ -23,8 +23,9 @@ export class AddressTagger {
   private readonly weights: CrfWeights;
   private readonly labels: Label[];
   private readonly decoder: Decoder;
+  private ids = new Int32Array(1024);
+  private offsets = new Int32Array(65);
   private emit = new Float64Array(1024);
-  private readonly wordRows = new Map<string, Float64Array>();
 
   constructor(model: StoredModel) {
     this.labels = model.header.labels.map((name) => {
@@ -40,45 +41,26 @@ export class AddressTagger {
   tag(input: string, tokens: readonly Token[]): TaggedTokens {
     const n = tokens.length;
     if (n === 0) return { labels: [], sequenceProbability: 1 };
-    const L = this.weights.labelCount;
-    if (this.emit.length < n * L) this.emit = new Float64Array(n * L * 2);
-    const emit = this.emit;
-    const features = this.extractor.extract(input, tokens, false);
-    const state = this.weights.state;
+    const features = this.extractor.extract(input, tokens);
+    const total = features.offsets[n] as number;
+    if (this.ids.length < total) this.ids = new Int32Array(total * 2);
+    let kept = 0;
+    if (this.offsets.length <= n) this.offsets = new Int32Array(n * 2 + 1);
+    const offsets = this.offsets;
     for (let t = 0; t < n; t++) {
-      emit.set(this.wordEmission((tokens[t] as Token).text), t * L);
+      offsets[t] = kept;
       for (let k = features.offsets[t] as number; k < (features.offsets[t + 1] as number); k++) {
         const id = this.dictionary.get(features.keys[k] as number);
-        if (id < 0) continue;
-        for (let y = 0; y < L; y++)
-          emit[t * L + y] = (emit[t * L + y] as number) + (state[id * L + y] as number);
+        if (id >= 0) this.ids[kept++] = id;
       }
     }
+    offsets[n] = kept;
+    const L = this.weights.labelCount;
+    if (this.emit.length < n * L) this.emit = new Float64Array(n * L * 2);
+    const emit = emissions(this.weights, { length: n, offsets, features: this.ids }, this.emit);
     const { path, score, logZ } = this.decoder.decode(emit, n);
     const labels: Label[] = new Array<Label>(n);
     for (let t = 0; t < n; t++) labels[t] = this.labels[path[t] as number] as Label;
     return { labels, sequenceProbability: Math.min(1, Math.exp(score - logZ)) };
   }
-
-  /**
-   * The summed weights of a word's own features (they do not depend on its neighbours), cached
-   * per distinct word: a token then costs one look-up for them instead of one per feature.
-   */
-  private wordEmission(text: string): Float64Array {
-    let row = this.wordRows.get(text);
-    if (row !== undefined) return row;
-    const L = this.weights.labelCount;
-    row = new Float64Array(L);
-    for (const key of this.extractor.wordKeys(text)) {
-      const id = this.dictionary.get(key);
-      if (id < 0) continue;
-      for (let y = 0; y < L; y++) row[y] = (row[y] as number) + (this.weights.state[id * L + y] as number);
-    }
-    if (this.wordRows.size >= WORD_ROWS) this.wordRows.clear();
-    this.wordRows.set(text, row);
-    return row;
-  }
 }
-
-/** Distinct words whose emission rows are cached (bounded for a long-running service). */
-const WORD_ROWS = 50_000;

@@ -105,8 +105,6 @@ const WORD_CACHE_SIZE = 50_000;
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
   private readonly wordCache = new Map<string, WordInfo>();
-  /** False: leave each word's own keys out (the tagger adds them from its per-word cache). */
-  private withWordKeys = true;
   private keys = new Uint32Array(1024);
   private count = 0;
   private offsets = new Int32Array(65);
@@ -125,8 +123,7 @@ export class FeatureExtractor {
   }
 
   /** Keys for every token; the answer's arrays are reused by the next call. */
-  extract(input: string, tokens: readonly Token[], withWordKeys = true): ExtractedFeatures {
-    this.withWordKeys = withWordKeys;
+  extract(input: string, tokens: readonly Token[]): ExtractedFeatures {
     const n = tokens.length;
     this.ensure(n);
     this.count = 0;
@@ -181,16 +178,10 @@ export class FeatureExtractor {
     this.add(T.signature, signature);
     for (let bit = 26; bit < 30; bit++) if ((signature & (1 << bit)) !== 0) this.add(T.gazetteer, bit);
     if (input.charCodeAt(token.end) === 46) this.add(T.periodAfter, 0);
-    if (!this.withWordKeys) return;
     const keys = info.keys;
     if (this.count + keys.length > this.keys.length) this.grow(this.count + keys.length);
     this.keys.set(keys, this.count);
     this.count += keys.length;
-  }
-
-  /** The keys of a word's own features (identity, shape, length, classes, n-grams). */
-  wordKeys(text: string): Uint32Array {
-    return this.wordInfo(text).keys;
   }
 
   private wordInfo(text: string): WordInfo {
