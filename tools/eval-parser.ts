@@ -6,6 +6,8 @@
  * per-component precision and recall, token label accuracy and the worst confusions.
  *
  * Run: `npm run eval:parser [-- FILE] [--show N]`.
+ * With `--cv K`: K-fold cross-validation of the model backend beside the rules
+ * (tools/cross-validation.ts, docs/parser-model.md "Evaluation protocol").
  */
 import { existsSync } from "node:fs";
 import { assemble } from "../src/parse/assemble.js";

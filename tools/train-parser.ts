@@ -24,7 +24,7 @@ export const SYNTHETIC_LINES = 4000;
  * confidence = P(labels)^CALIBRATION_EXPONENT, the exponent `npm run eval:parser -- --cv 5`
  * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
  */
-export const CALIBRATION_EXPONENT = 1;
+export const CALIBRATION_EXPONENT = 1.4;
 
 function main(): void {
   if (!corpusAvailable()) {
