@@ -67,20 +67,32 @@ function cityWords(city: string): string[] {
 }
 
 /**
- * The package's data file is one JSON object literal after `exports.codes = `: JSON.parse reads
- * it in a quarter of the time `require` compiles it (5 MB of JavaScript); require is the fallback
- * should a future version change the layout.
+ * US places of the package's data file (`exports.codes = {"10001":{"zip":"10001","latitude":
+ * ...,"city":"New York","state":"NY","country":"US"}, ...}`), scanned with one regular
+ * expression: a quarter of the time JSON.parse takes to build the 44,000 objects, a tenth of
+ * what `require` takes to compile 5 MB of JavaScript. The file holds no escaped characters; a
+ * layout change (no match) falls back to `require`.
  */
-function readZipcodes(): ZipcodesModule["codes"] {
+const US_PLACE =
+  /"zip":"(\d{5})","latitude":[^,]*,"longitude":[^,]*,"city":"([^"\\]*)","state":"([A-Z]{2})","country":"US"/g;
+
+function readUsPlaces(): Place[] {
   const require = createRequire(import.meta.url);
-  try {
-    const text = readFileSync(require.resolve("zipcodes/lib/codes.js"), "utf8");
-    const start = text.indexOf("{");
-    const end = text.indexOf("\nexports.", start);
-    return JSON.parse(text.slice(start, end).trim().replace(/;$/, "")) as ZipcodesModule["codes"];
-  } catch {
-    return (require("zipcodes") as ZipcodesModule).codes;
+  const text = readFileSync(require.resolve("zipcodes/lib/codes.js"), "utf8");
+  const places: Place[] = [];
+  for (const match of text.matchAll(US_PLACE)) {
+    places.push({ zip: match[1] ?? "", city: (match[2] ?? "").toUpperCase(), state: match[3] ?? "" });
   }
+  // In the order Object.values gave (the synthetic generator draws by index, and training must
+  // not depend on the reader): integer-like keys ascending first, `0xxxx` keys in file order after.
+  if (places.length > 0)
+    return [
+      ...places.filter((p) => p.zip[0] !== "0").sort((a, b) => Number(a.zip) - Number(b.zip)),
+      ...places.filter((p) => p.zip[0] === "0"),
+    ];
+  return Object.values((require("zipcodes") as ZipcodesModule).codes)
+    .filter((code) => code.country === "US")
+    .map((code) => ({ zip: code.zip, city: code.city.toUpperCase(), state: code.state }));
 }
 
 let shared: Gazetteer | undefined;
@@ -88,10 +100,7 @@ let shared: Gazetteer | undefined;
 /** The package's US places, loaded once on first use. */
 export function usGazetteer(): Gazetteer {
   if (shared === undefined) {
-    const places = Object.values(readZipcodes())
-      .filter((code) => code.country === "US")
-      .map((code) => ({ zip: code.zip, city: code.city.toUpperCase(), state: code.state }));
-    shared = new Gazetteer(places);
+    shared = new Gazetteer(readUsPlaces());
   }
   return shared;
 }
