@@ -26,7 +26,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const requestLog = new MemoryRequestLog();
   const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
   const parser = new ModelParser(
-    new RuleParser(),
+    new RuleParser({ preloadGazetteer: true }),
     loadModelFile(config.PARSER_MODEL_FILE ?? DEFAULT_MODEL_FILE),
   );
   if (parser.unavailableReason !== undefined) {

@@ -49,7 +49,11 @@ function slowest(parser: Parser, lines: string[]): { micros: number; line: strin
 const parser = new RuleParser();
 const lines = generateLines(10_000);
 throughput(parser, lines, 1); // warm-up: let the JIT settle
-const perSecond = throughput(parser, lines, 3);
+// Five rounds: on a shared machine the best round is the one least disturbed by other processes;
+// the median says how much they disturbed.
+const rounds = Array.from({ length: 5 }, () => throughput(parser, lines, 0.8)).sort((a, b) => b.cpu - a.cpu);
+const perSecond = rounds[0]!;
+const median = rounds[2]!;
 const long = [
   ...worstCaseLines(),
   ...generateLines(2_000, 99).map((line) => (line + " " + line).padEnd(256, " X").slice(0, 256)),
@@ -58,7 +62,7 @@ const worst = slowest(parser, long);
 process.stdout.write(
   [
     `node ${process.version}, one core, ${lines.length} varied lines`,
-    `parses per CPU second: ${Math.round(perSecond.cpu).toLocaleString("en-US")} (target >= 100,000)`,
+    `parses per CPU second: ${Math.round(perSecond.cpu).toLocaleString("en-US")} best of 5 rounds, ${Math.round(median.cpu).toLocaleString("en-US")} median (target >= 100,000)`,
     `parses per wall second: ${Math.round(perSecond.wall).toLocaleString("en-US")} (machine load ${os.loadavg()[0]!.toFixed(1)})`,
     `slowest of ${long.length} 256-character lines: ${worst.micros.toFixed(1)} µs (target < 1,000 µs)`,
     `  ${JSON.stringify(worst.line.slice(0, 60))}...`,

@@ -5,13 +5,15 @@
  * so both sides are standardized alike. Prints the share of addresses with every component right,
  * per-component precision and recall, token label accuracy and the worst confusions.
  *
- * Run: `npm run eval:parser [-- FILE] [--show N]`.
+ * Run: `npm run eval:parser [-- FILE] [--show N]`; `-- --parcels FILE` scores county situs files
+ * instead (tools/eval-parcel-addresses.ts).
  * With `--cv K`: K-fold cross-validation of the model backend beside the rules
  * (tools/cross-validation.ts, docs/parser-model.md "Evaluation protocol").
  */
 import { existsSync } from "node:fs";
 import { assemble } from "../src/parse/assemble.js";
 import { readLabelledCorpus } from "../src/parse/corpus/read-labelled-corpus.js";
+import type { LabelledAddress } from "../src/parse/corpus/read-labelled-corpus.js";
 import { alignLabels, toServiceLabels } from "../src/parse/corpus/usaddress-labels.js";
 import type { Components, StringComponent } from "../src/parse/parse-answer.js";
 import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
@@ -19,6 +21,7 @@ import { RuleParser } from "../src/parse/rule-parser.js";
 import { tokenize } from "../src/parse/tokenize.js";
 import { projectPath } from "../src/paths.js";
 import { crossValidate, CV_DEFAULTS } from "./cross-validation.js";
+import { evaluateParcels } from "./eval-parcel-addresses.js";
 import { corpusAvailable } from "./training-data.js";
 
 /** `other` holds what fits nowhere; it is not scored as a component. */
@@ -54,46 +57,39 @@ export function evaluate(path: string): Evaluation {
     bands: new Map(BANDS.map((band) => [band, { addresses: 0, exact: 0 }])),
     failures: [],
   };
-  for (const address of readLabelledCorpus(path)) {
-    const tokens = tokenize(address.raw);
-    const goldLabels = toServiceLabels(alignLabels(tokens, address.tokens));
-    const predicted = parser.label(tokens);
-    const model = parser.model;
-    const gold = assemble({
-      input: address.raw,
-      tokens,
-      labels: goldLabels,
-      confidence: 1,
-      model,
-    }).components;
-    const answer = parser.parse(address.raw);
-    const mine = answer.components;
-    result.addresses++;
-    let allRight = true;
-    for (const name of SCORED) {
-      const tally = result.perComponent.get(name)!;
-      if (gold[name] !== undefined) tally.gold++;
-      if (mine[name] !== undefined) tally.predicted++;
-      if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
-      if (gold[name] !== mine[name]) allRight = false;
-    }
-    const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
-    band.addresses++;
-    if (allRight) band.exact++;
-    if (allRight) result.exact++;
-    else result.failures.push({ raw: address.raw, gold, predicted: mine });
-    goldLabels.forEach((label, i) => {
-      const guess = predicted.labels[i]!;
-      result.tokens++;
-      if (guess === label) result.tokensRight++;
-      else
-        result.confusions.set(
-          `${label} -> ${guess}`,
-          (result.confusions.get(`${label} -> ${guess}`) ?? 0) + 1,
-        );
-    });
-  }
+  for (const address of readLabelledCorpus(path)) score(parser, address, result);
   return result;
+}
+
+/** Scores one corpus address: its components, its confidence band and its token labels. */
+function score(parser: RuleParser, address: LabelledAddress, result: Evaluation): void {
+  const tokens = tokenize(address.raw);
+  const goldLabels = toServiceLabels(alignLabels(tokens, address.tokens));
+  const input = address.raw;
+  const gold = assemble({ input, tokens, labels: goldLabels, confidence: 1, model: parser.model }).components;
+  const answer = parser.parse(input);
+  const mine = answer.components;
+  result.addresses++;
+  let allRight = true;
+  for (const name of SCORED) {
+    const tally = result.perComponent.get(name)!;
+    if (gold[name] !== undefined) tally.gold++;
+    if (mine[name] !== undefined) tally.predicted++;
+    if (gold[name] !== undefined && gold[name] === mine[name]) tally.right++;
+    if (gold[name] !== mine[name]) allRight = false;
+  }
+  const band = result.bands.get(BANDS.find((lower) => answer.confidence >= lower)!)!;
+  band.addresses++;
+  if (allRight) band.exact++;
+  if (allRight) result.exact++;
+  else result.failures.push({ raw: input, gold, predicted: mine });
+  const predicted = parser.label(tokens).labels;
+  goldLabels.forEach((label, i) => {
+    result.tokens++;
+    if (predicted[i] === label) result.tokensRight++;
+    const pair = `${label} -> ${predicted[i]}`;
+    if (predicted[i] !== label) result.confusions.set(pair, (result.confusions.get(pair) ?? 0) + 1);
+  });
 }
 
 const BANDS = [1, 0.9, 0.8, 0.6, 0];
@@ -166,6 +162,16 @@ if (invokedDirectly && process.argv.includes("--cv")) {
   crossValidationRun(process.argv.slice(2));
 } else if (invokedDirectly) {
   const args = process.argv.slice(2);
+  const parcelsAt = args.indexOf("--parcels");
+  if (parcelsAt >= 0) {
+    const parcels = evaluateParcels(args[parcelsAt + 1]!);
+    process.stdout.write(
+      `situs addresses: ${parcels.addresses}\nevery component right: ${percent(parcels.right, parcels.addresses)} (${parcels.right})\n` +
+        parcels.failures.slice(0, 20).join("\n") +
+        "\n",
+    );
+    process.exit(0);
+  }
   const showAt = args.indexOf("--show");
   const show = showAt >= 0 ? Number(args[showAt + 1]) : 0;
   const file = args.find((arg, i) => !arg.startsWith("--") && i !== showAt + 1 - (showAt >= 0 ? 0 : 1));

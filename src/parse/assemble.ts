@@ -6,8 +6,9 @@ import { foreignSpan } from "./assembly/foreign-signals.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
+import { warningMessage } from "./assembly/warning-messages.js";
+import { LABELS } from "./labels.js";
 import type { Label } from "./labels.js";
-import { STRING_COMPONENTS } from "./parse-answer.js";
 import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Token } from "./token.js";
 
@@ -46,7 +47,7 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const lines = deliveryLines(type, draft.components);
   addTypeWarnings(draft, type, labels.intersectionAt);
   for (const line of lines) if (line.length > MAX_LINE) draft.warn("line_overflow");
-  const foreign = foreignSpan(tokens);
+  const foreign = foreignSpan(tokens, labels.labels);
   if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
   const confidence = roundConfidence(parse.confidence);
@@ -62,12 +63,12 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   };
 }
 
-const lowConfidenceMessage = "The confidence of this parse is below 0.6.";
+const lowConfidenceMessage = warningMessage("low_confidence");
 
 function emptyAnswer(parse: LabelledParse): ParseAnswer {
   const blank = parse.input.trim() === "";
   const warnings: Warning[] = blank
-    ? [{ code: "empty_input", message: "The line is empty." }]
+    ? [{ code: "empty_input", message: warningMessage("empty_input") }]
     : [
         { code: "ambiguous_type", message: "The line holds no letters or digits." },
         {
@@ -110,14 +111,10 @@ function secondStreetAsOther(labels: readonly Label[]): { labels: readonly Label
   return { labels: copy, intersectionAt: at };
 }
 
-const STREET_PART: ReadonlySet<Label> = new Set([
-  "addressNumber",
-  "addressNumberSuffix",
-  "predirectional",
-  "streetName",
-  "streetSuffix",
-  "postdirectional",
-]);
+/** The street's own labels: addressNumber … postdirectional, in LABELS order. */
+const STREET_PART: ReadonlySet<Label> = new Set(
+  LABELS.slice(LABELS.indexOf("addressNumber"), LABELS.indexOf("postdirectional") + 1),
+);
 
 /** Warnings that depend on the type: what a delivery address of that type lacks (SPEC table). */
 function addTypeWarnings(draft: Draft, type: AddressType, intersectionAt: number): void {
@@ -161,16 +158,18 @@ function lastStreetToken(draft: Draft): number {
   return last;
 }
 
-/** Components in the order SPEC.md lists them, `secondaryUnits` after the occupancy pair. */
+/**
+ * The components found, without the absent ones (SPEC: omitted). The draft holds every key in
+ * SPEC order (`secondaryUnits` after the occupancy pair), so the copy keeps that order; for-in
+ * over that one object shape is V8's fast path.
+ */
 function inSpecOrder(components: Components): Components {
-  const ordered: Components = {};
-  for (const name of STRING_COMPONENTS) {
-    const value = components[name];
-    if (value !== undefined) ordered[name] = value;
-    if (name === "occupancyId" && components.secondaryUnits)
-      ordered.secondaryUnits = components.secondaryUnits;
+  const found: Record<string, unknown> = {};
+  for (const key in components) {
+    const value = components[key as keyof Components];
+    if (value !== undefined) found[key] = value;
   }
-  return ordered;
+  return found as Components;
 }
 
 function roundConfidence(value: number): number {

@@ -1,3 +1,4 @@
+import { B_STATES, B_STATE_VARIANTS } from "../usps/generated-tables.js";
 import { standardDirectional, standardState } from "../usps/usps.js";
 
 /**
@@ -31,8 +32,13 @@ const FORMS: readonly HighwayForm[] = [
   ...forms("HIGHWAY", ["HIGHWAY", "HWY", "HIWAY", "HWAY"]),
   ...forms("EXPRESSWAY", ["EXPRESSWAY"], true),
   ...forms("LOOP", ["LOOP"], true),
+  // Texas spurs and business routes (SPUR 591, BUSINESS 190): not in Appendix F, same shape.
+  ...forms("SPUR", ["SPUR"], true),
+  ...forms("BUSINESS", ["BUSINESS", "BUS"], true),
   ...forms("ROUTE", ["ROUTE", "RTE", "RT"], true),
   ...forms("ROAD", ["ROAD", "RD"], true),
+  // COUNTRY ROAD 183: a frequent slip for COUNTY ROAD, kept as typed (no spelling correction).
+  ...forms("COUNTRY ROAD", ["COUNTRY ROAD", "COUNTRY RD"], true),
 ].sort((a, b) => b.words.length - a.words.length);
 
 function forms(standard: string, inputs: string[], numbered = false): HighwayForm[] {
@@ -59,6 +65,12 @@ export function matchHighway(
   at: number,
   end = allWords.length,
 ): HighwayMatch | null {
+  const first = allWords[at];
+  // Most words start no highway: answer them with set look-ups only (speed).
+  if (first === undefined || at >= end) return null;
+  // ANDERSON COUNTY RD 312: a county's name before a county road.
+  const county = (allWords[at + 1] === "COUNTY" || allWords[at + 1] === "CNTY") && !startsWithDigit(first);
+  if (!START_WORDS.has(first) && !county) return null;
   const words = end < allWords.length ? allWords.slice(0, end) : allWords;
   const state = stateWordsAt(words, at);
   if (state) {
@@ -77,8 +89,31 @@ export function matchHighway(
     }
     return null;
   }
-  return matchForm(words, at);
+  const form = matchForm(words, at);
+  if (form !== null || !(MODIFIERS.has(words[at] ?? "") || county)) return form;
+  // OLD US HIGHWAY 90, SCENIC HWY 98: a leading word kept as typed before the highway.
+  const modified = matchForm(words, at + 1);
+  return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
+
+/** Words kept as typed before a highway name (OLD US HIGHWAY 90, SCENIC HWY 98). */
+const MODIFIERS: ReadonlySet<string> = new Set([
+  "OLD",
+  "SCENIC",
+  "CITY",
+  "NEW",
+  "BUSINESS",
+  "BUS",
+  "ALT",
+  "ALTERNATE",
+]);
+
+/** Every word a highway name can start with: form words, modifiers, state codes and names. */
+const START_WORDS: ReadonlySet<string> = new Set([
+  ...FORMS.map((form) => form.words[0]!),
+  ...[...B_STATES, ...B_STATE_VARIANTS].flatMap((row) => [row[0]!.split(" ")[0]!, row[1]!]),
+  ...MODIFIERS,
+]);
 
 function matchForm(words: readonly string[], at: number): HighwayMatch | null {
   const first = words[at];
@@ -103,7 +138,7 @@ function matchForm(words: readonly string[], at: number): HighwayMatch | null {
 /** How many words of a standard form come after its route number (BYP, BYPASS RD). */
 function tailLength(match: HighwayMatch): number {
   const last = match.standard[match.standard.length - 1];
-  if (last === "BYP") return 1;
+  if (last === "BYP" || TAIL_WORDS.has(last!)) return 1;
   return last === "RD" && (match.standard.includes("BYPASS") || match.standard.includes("FRONTAGE")) ? 2 : 0;
 }
 
@@ -116,8 +151,12 @@ function tailWords(words: readonly string[], at: number): { length: number; stan
     return isRoad ? { length: 2, standard: ["BYPASS", "RD"] } : { length: 1, standard: ["BYP"] };
   }
   if (first === "FRONTAGE" && isRoad) return { length: 2, standard: ["FRONTAGE", "RD"] };
+  // HIGHWAY 71 BUSINESS, US 1 ALT: kept as typed.
+  if (first !== undefined && TAIL_WORDS.has(first)) return { length: 1, standard: [first] };
   return { length: 0, standard: [] };
 }
+
+const TAIL_WORDS: ReadonlySet<string> = new Set(["BUSINESS", "ALT", "ALTERNATE"]);
 
 /** A state code or name (one or two words) starting a highway name: KY, KENTUCKY, CALIFORNIA. */
 function stateWordsAt(words: readonly string[], at: number): { length: number; code: string } | null {

@@ -2,6 +2,7 @@ import { assemble } from "./assemble.js";
 import type { Label } from "./labels.js";
 import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
+import { cityGazetteer } from "./rules/city-gazetteer.js";
 import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { tokenize } from "./tokenize.js";
@@ -13,6 +14,14 @@ import { tokenize } from "./tokenize.js";
  */
 export class RuleParser implements Parser {
   readonly model: ModelInfo = { name: "situs-rules", version: "0.1.0", backend: "heuristic" };
+
+  /**
+   * `preloadGazetteer`: build the city gazetteer now (0.5–1.5 s) rather than on the first parse;
+   * the service does, so no request waits for it; tests that never parse do not.
+   */
+  constructor(options: { preloadGazetteer?: boolean } = {}) {
+    if (options.preloadGazetteer === true) cityGazetteer();
+  }
 
   label(tokens: Token[]): { labels: Label[]; confidence: number; warnings: Warning[] } {
     return labelAddress(tokens);

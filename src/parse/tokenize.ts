@@ -21,18 +21,14 @@ export function tokenize(input: string): Token[] {
   let i = 0;
   const n = input.length;
   while (i < n) {
-    const c = input.charCodeAt(i);
-    if (c === 44 || c === 59 || c === 10 || c === 13) {
-      boundary = true;
-      i++;
-      continue;
-    }
-    if (isSeparator(c)) {
+    const kind = charKind(input.charCodeAt(i));
+    if (kind !== WORD) {
+      if (kind === BOUNDARY) boundary = true;
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < n && !isSeparator(input.charCodeAt(j)) && !isBoundary(input.charCodeAt(j))) j++;
+    while (j < n && charKind(input.charCodeAt(j)) === WORD) j++;
     const before = tokens.length;
     chunk.read(input, i, j);
     chunk.emit(tokens);
@@ -45,32 +41,21 @@ export function tokenize(input: string): Token[] {
   return tokens;
 }
 
-function isBoundary(c: number): boolean {
-  return c === 44 || c === 59 || c === 10 || c === 13;
-}
+const WORD = 0;
+const SEPARATOR = 1;
+const BOUNDARY = 2;
 
-/** Whitespace and bracketing punctuation: they separate tokens without marking a field. */
-function isSeparator(c: number): boolean {
-  return (
-    c === 32 ||
-    c === 9 ||
-    c === 11 ||
-    c === 12 ||
-    c === 0xa0 ||
-    c === 40 ||
-    c === 41 ||
-    c === 34 ||
-    c === 91 ||
-    c === 93 ||
-    c === 123 ||
-    c === 125 ||
-    c === 60 ||
-    c === 62 ||
-    c === 124 ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x3000
-  );
+/**
+ * ASCII character kinds: commas, semicolons and line breaks are field boundaries; whitespace and
+ * bracketing punctuation (`( ) [ ] { } < > " |`) separate tokens; everything else is word.
+ */
+const ASCII_KINDS = new Uint8Array(128);
+for (const c of [9, 11, 12, 32, 34, 40, 41, 60, 62, 91, 93, 123, 124, 125]) ASCII_KINDS[c] = SEPARATOR;
+for (const c of [10, 13, 44, 59]) ASCII_KINDS[c] = BOUNDARY;
+
+function charKind(c: number): number {
+  if (c < 128) return ASCII_KINDS[c]!;
+  return c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000 ? SEPARATOR : WORD;
 }
 
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;

@@ -140,6 +140,13 @@ export const C1_LEGACY_SUFFIXES: ReadonlyArray<readonly string[]> = [
   ["TR", "TRL", "TRAIL", "Pub 28 before 2023 listed TR as a common form of TRAIL"],
   ["TPK", "TPKE", "TURNPIKE", "Pub 28 before 2023 listed TPK as a common form of TURNPIKE"],
   ["BLV", "BLVD", "BOULEVARD", "frequent in county assessor data (Alameda County situs file)"],
+  [
+    "BL",
+    "BLVD",
+    "BOULEVARD",
+    "frequent in county assessor data (Alameda County situs file: FOOTHILL BL, PARK BL)",
+  ],
+  ["TE", "TER", "TERRACE", "frequent in county assessor data (Alameda County situs file: PARKVIEW TE)"],
 ];
 
 /** data/usps/c1-street-suffixes.tsv */
@@ -646,6 +653,23 @@ export const C1_STREET_SUFFIXES: ReadonlyArray<readonly string[]> = [
   ["WELL", "WL", "WELL"],
   ["WELLS", "WLS", "WELLS"],
   ["WLS", "WLS", "WELLS"],
+];
+
+/** data/usps/c1-unlisted-suffixes.tsv */
+export const C1_UNLISTED_SUFFIXES: ReadonlyArray<readonly string[]> = [
+  ["EXPWY", "labeled.xml: 11000 NORTH MOPAC EXPWY (C1 has EXPY, EXPRESSWAY)"],
+  ["HGWY", "labeled.xml: 19568 IMPERIAL HGWY (C1 has HWY, HIGHWY)"],
+  ["PAKWAY", "labeled.xml: 351 FRESH POND PAKWAY (misspelt PARKWAY)"],
+  ["PY", "labeled.xml: 4578 MANHATTAN COLLEGE PY (New York parkway abbreviation)"],
+  ["BVD", "labeled.xml: 109 PARADOSE HARBOUR BVD (boulevard)"],
+  ["BOULEVAR", "labeled.xml: 2161 PALM BEACH LAKES BOULEVAR (misspelt BOULEVARD)"],
+  ["BLVRD", "misspelt BOULEVARD, as BOULEVAR"],
+  ["STEET", "labeled.xml: 3901 SOUTH STATE STEET (misspelt STREET)"],
+  ["GRADE", "labeled.xml: 19 HARGROVE GRADE"],
+  ["GULCH", "labeled.xml: 90 CLAIRE GULCH"],
+  ["OVERLOOK", "labeled.xml: 6102 LAKEVIEW OVERLOOK"],
+  ["STRIP", "labeled.xml: 1089 SUNSET STRIP"],
+  ["CONCOURSE", "labeled.xml: 1135 KANE CONCOURSE"],
 ];
 
 /** data/usps/c2-unit-designators.tsv */

@@ -4,6 +4,7 @@ import {
   B_STATE_VARIANTS,
   C1_LEGACY_SUFFIXES,
   C1_STREET_SUFFIXES,
+  C1_UNLISTED_SUFFIXES,
   C2_UNIT_DESIGNATORS,
   C2_UNIT_VARIANTS,
   H_SPANISH_PREFIXES,
@@ -37,6 +38,16 @@ const suffixNames = new Map(C1_STREET_SUFFIXES.map((row) => [row[1] ?? "", row[2
 /** The Appendix C1 standard abbreviation of a street suffix word (`AVENUE` → `AVE`), or undefined. */
 export function standardSuffix(word: string): string | undefined {
   return suffixByInput.get(word);
+}
+
+const unlistedSuffixes = new Set(column(C1_UNLISTED_SUFFIXES, 0));
+
+/**
+ * A street type word that Appendix C1 lacks (EXPWY, PY, GULCH ...): it may end a street name,
+ * kept as typed (data/usps/c1-unlisted-suffixes.tsv).
+ */
+export function isUnlistedSuffix(word: string): boolean {
+  return unlistedSuffixes.has(word);
 }
 
 /** True for a standard abbreviation of Appendix C1 (what the service emits). */
@@ -87,8 +98,17 @@ export type StateKind = "state" | "federal_district" | "possession" | "military"
 const stateByInput = new Map<string, string>([
   ...mapOf(B_STATE_VARIANTS, 0, 1),
   ...mapOf(B_STATES, 0, 1),
+  // As the tokenizer writes them: ARMED FORCES EUROPE THE MIDDLE EAST AND CANADA.
+  ...B_STATES.map((row): [string, string] => [wordsOf(row[0] ?? ""), row[1] ?? ""]),
   ...column(B_STATES, 1).map((code): [string, string] => [code, code]),
 ]);
+function wordsOf(name: string): string {
+  return name
+    .replace(/[^A-Z ]/g, "")
+    .replace(/ +/g, " ")
+    .trim();
+}
+
 const stateKinds = new Map(B_STATES.map((row) => [row[1] ?? "", (row[2] ?? "state") as StateKind]));
 
 /**

@@ -1,3 +1,4 @@
+import { LABELS, LABEL_INDEX } from "../labels.js";
 import type { Label } from "../labels.js";
 import type { Components, Warning, WarningCode } from "../parse-answer.js";
 import type { Token } from "../token.js";
@@ -27,28 +28,31 @@ export function labelRuns(labels: readonly Label[]): Run[] {
  * `other`. Spans are token index ranges, turned into input offsets for warnings.
  */
 export class Draft {
-  readonly components: Components = {};
+  /** Every key present from the start, in SPEC order: one object shape for all parses (speed). */
+  readonly components: Components = blankComponents();
   readonly warnings: Warning[] = [];
   private readonly otherParts: Array<{ at: number; text: string }> = [];
-  private readonly runsByLabel = new Map<Label, Run[]>();
+  /** Runs per label index (LABELS order): an array, not a Map, as it is built for every parse. */
+  private readonly runsByLabel: Array<Run[] | undefined> = new Array<Run[] | undefined>(LABELS.length);
 
   constructor(
     readonly tokens: readonly Token[],
     readonly runs: readonly Run[],
   ) {
     for (const run of runs) {
-      const list = this.runsByLabel.get(run.label);
+      const index = LABEL_INDEX.get(run.label)!;
+      const list = this.runsByLabel[index];
       if (list) list.push(run);
-      else this.runsByLabel.set(run.label, [run]);
+      else this.runsByLabel[index] = [run];
     }
   }
 
   runsOf(label: Label): readonly Run[] {
-    return this.runsByLabel.get(label) ?? NO_RUNS;
+    return this.runsByLabel[LABEL_INDEX.get(label)!] ?? NO_RUNS;
   }
 
   has(label: Label): boolean {
-    return this.runsByLabel.has(label);
+    return this.runsByLabel[LABEL_INDEX.get(label)!] !== undefined;
   }
 
   words(from: number, to: number): string[] {
@@ -58,7 +62,9 @@ export class Draft {
   }
 
   text(run: Run): string {
-    return this.words(run.from, run.to).join(" ");
+    let text = this.tokens[run.from]!.text;
+    for (let i = run.from + 1; i < run.to; i++) text += ` ${this.tokens[i]!.text}`;
+    return text;
   }
 
   /**
@@ -71,7 +77,8 @@ export class Draft {
     if (first === undefined) return undefined;
     const last = runs[runs.length - 1]!;
     if (runs.length > 1) this.warn("discontiguous_component", runs[1]!.from, last.to);
-    return { text: runs.map((run) => this.text(run)).join(" "), from: first.from, to: last.to };
+    const text = runs.length === 1 ? this.text(first) : runs.map((run) => this.text(run)).join(" ");
+    return { text, from: first.from, to: last.to };
   }
 
   warn(code: WarningCode, from?: number, to?: number): void {
@@ -100,3 +107,28 @@ export class Draft {
 }
 
 const NO_RUNS: readonly Run[] = [];
+
+function blankComponents(): Components {
+  return {
+    addressNumber: undefined,
+    addressNumberSuffix: undefined,
+    predirectional: undefined,
+    streetName: undefined,
+    streetSuffix: undefined,
+    postdirectional: undefined,
+    occupancyType: undefined,
+    occupancyId: undefined,
+    secondaryUnits: undefined,
+    poBoxType: undefined,
+    poBoxId: undefined,
+    ruralRouteType: undefined,
+    ruralRouteId: undefined,
+    firm: undefined,
+    urbanization: undefined,
+    city: undefined,
+    state: undefined,
+    zip5: undefined,
+    zip4: undefined,
+    other: undefined,
+  };
+}

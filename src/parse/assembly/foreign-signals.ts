@@ -1,3 +1,4 @@
+import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 
 /**
@@ -77,8 +78,12 @@ const UK_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const UK_INWARD = /^\d[A-Z]{2}$/;
 const NON_LATIN = /[^\u0020-\u024f]/;
 
-export function foreignSpan(tokens: readonly Token[]): { from: number; to: number } | null {
+export function foreignSpan(
+  tokens: readonly Token[],
+  labels: readonly Label[],
+): { from: number; to: number } | null {
   for (let i = 0; i < tokens.length; i++) {
+    if (labels[i] === "state") continue; // ARMED FORCES EUROPE ... AND CANADA is AE
     const text = tokens[i]!.text;
     if (FOREIGN_WORDS.has(text)) return { from: i, to: i + 1 };
     if (text.charCodeAt(0) > 127 && NON_LATIN.test(text)) return { from: i, to: i + 1 };

@@ -55,6 +55,9 @@ function generalDelivery(l: Labelling, at: number): number {
 /** Longest first. ROUTE/RT/RD alone are also highway and street words: they need a BOX after. */
 const ROUTE_WORDS: readonly Phrase[] = [
   ["HIGHWAY", "CONTRACT", "ROUTE"],
+  ["HIGHWAY", "CONTRACT", "RTE"],
+  ["HWY", "CONTRACT", "ROUTE"],
+  ["HWY", "CONTRACT", "RTE"],
   ["HIGHWAY", "CONTRACT"],
   ["HWY", "CONTRACT"],
   ["STAR", "ROUTE"],
@@ -82,9 +85,8 @@ function route(l: Labelling, at: number): number {
   const weak = n === 0;
   if (weak) n = phraseAt(l, at, WEAK_ROUTE_WORDS);
   if (n === 0) return 0;
-  // RR # 2: the number sign is written but is no part of the route number.
-  if (!weak && (l.text(at + n) === "#" || l.text(at + n) === "NO") && startsWithDigit(l.text(at + n + 1)))
-    n++;
+  // RR # 2, RT # 1 BOX 254: the number sign is written but is no part of the route number.
+  if ((l.text(at + n) === "#" || l.text(at + n) === "NO") && startsWithDigit(l.text(at + n + 1))) n++;
   if (!startsWithDigit(l.text(at + n)) || !l.free(at + n)) return 0;
   const box = boxAfter(l, at + n + 1);
   if (weak && box === 0) return 0;
@@ -99,7 +101,12 @@ function boxAfter(l: Labelling, at: number): number {
   if (!BOX_WORDS.has(l.text(k) ?? "") || !l.free(k)) return 0;
   k++;
   if (l.text(k) === "#" || l.text(k) === "NO") k++;
-  return isUnitId(l.text(k)) && l.free(k) ? k + 1 - at : 0;
+  if (!isUnitId(l.text(k)) || !l.free(k)) return 0;
+  // RR 4 BOX 164 A: a letter after the box number is part of it.
+  const letter = l.text(k + 1);
+  const more =
+    letter !== undefined && letter.length === 1 && !startsWithDigit(letter) && !l.boundary(k + 1) ? 1 : 0;
+  return k + 1 + more - at;
 }
 
 const MILITARY_WORDS: ReadonlySet<string> = new Set(["PSC", "CMR", "OPC", "CPR", "UPR"]);
@@ -133,6 +140,9 @@ const PO_BOX_WORDS: readonly Phrase[] = [
   ["CALLER"],
   ["BIN"],
   ["LOCKBOX"],
+  ["LOCK", "BOX"],
+  ["LBX"],
+  ["POST", "OFFICE"],
   ["DRAWER"],
   ["APARTADO"],
   ["PO"],

@@ -1,22 +1,27 @@
-import { puertoRicoAbbreviation } from "../../usps/usps.js";
-import { matchHighway } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
+import { puertoRicoAbbreviation } from "../../usps/usps.js";
+import { matchHighway } from "../highway.js";
 import { isMilitaryCity, labelBoxes } from "./box-rules.js";
-import { Labelling } from "./labelling.js";
+import { cityStartBefore } from "./city-boundary.js";
 import { labelStreet } from "./street-rules.js";
 import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
   COMMON_SUFFIXES,
   OTHER_DESIGNATORS,
-  INTERSECTION_WORDS,
   designatorOf,
+  directionalOf,
   isHouseNumber,
   isUnitId,
   suffixOf,
 } from "./word-classes.js";
+import { foreignSpan } from "../assembly/foreign-signals.js";
+import { Labelling } from "./labelling.js";
+import { isFirmStretch, labelFirm, labelPlace } from "./firm-rules.js";
+import { intersectionAt, labelIntersection } from "./intersection-rules.js";
+import type { Segment, SegmentRole } from "./segment.js";
 
 export interface RuleLabelling {
   labels: Label[];
@@ -44,18 +49,10 @@ export function labelAddress(tokens: readonly Token[]): RuleLabelling {
     });
   });
   penalizeLeftovers(l, tail.country);
-  return { labels: l.finish(), confidence: l.confidence(), warnings: l.warnings };
-}
-
-interface Segment {
-  from: number;
-  to: number;
-}
-
-interface SegmentRole {
-  cityAllowed: boolean;
-  cityExpected: boolean;
-  only: boolean;
+  const labels = l.finish();
+  // A non-US line is read by US rules as well as they can: the labels are a guess.
+  if (foreignSpan(tokens, labels) !== null) l.guess(0.5);
+  return { labels, confidence: l.confidence(), warnings: l.warnings };
 }
 
 function freeSegments(l: Labelling, end: number): Segment[] {
@@ -84,6 +81,9 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
   const from = labelUnits(l, segment.from, to, false);
   if (from >= to) return;
   const number = houseNumberAt(l, from, to);
+  // CENTER RIDGE, AR: words the gazetteer knows as a city in that state are the city.
+  if (number < 0 && role.cityExpected && cityStartBefore(l, from, to) === from)
+    return l.set(from, to, "city");
   if (number < 0 && isFirmStretch(l, from, to)) return labelFirm(l, { from, to }, role);
   if (number < 0) {
     const intersection = intersectionAt(l, from, to);
@@ -97,8 +97,9 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
 
 /** The first house number of the stretch that is not a unit's number (`APT 5 123 MAIN ST`). */
 function houseNumberAt(l: Labelling, from: number, to: number): number {
-  // HIGHWAY 80, US HIGHWAY 22: the route number is no house number.
+  // HIGHWAY 80, US HIGHWAY 22, EAST HIGHWAY 212: the route number is no house number.
   if (matchHighway(l.texts, from, to) !== null) return -1;
+  if (directionalOf(l.text(from)) !== undefined && matchHighway(l.texts, from + 1, to) !== null) return -1;
   // ONE S DEARBORN ST, FIFTY N FRONT ST: a spelled number leading a street.
   if (SPELLED_NUMBERS.has(l.text(from)!) && to - from >= 3 && !l.boundary(from + 1)) return from;
   for (let i = from; i < to; i++) {
@@ -136,73 +137,6 @@ const SPELLED_NUMBERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Words that mark a firm or recipient (C/O, ATTN, INC, LLC ...): a stretch with one and no house
- * number is a firm, not a street.
- */
-const FIRM_WORDS: ReadonlySet<string> = new Set([
-  "ATTN",
-  "ATTENTION",
-  "INC",
-  "LLC",
-  "LLP",
-  "LTD",
-  "CORP",
-  "CORPORATION",
-  "CO",
-  "COMPANY",
-  "BANK",
-  "HOSPITAL",
-  "UNIVERSITY",
-  "COLLEGE",
-  "SCHOOL",
-  "CHURCH",
-  "INN",
-  "HOTEL",
-  "MOTEL",
-  "MALL",
-  "ASSOCIATES",
-  "GROUP",
-  "FOUNDATION",
-  "SERVICES",
-  "INSTITUTE",
-  "ASSOCIATION",
-  "DEPARTMENT",
-  "OFFICE",
-  "CLINIC",
-  "LIBRARY",
-  "MUSEUM",
-  "STATION",
-  "AIRPORT",
-  "SUPPLY",
-  "MANAGEMENT",
-  "CENTER",
-]);
-
-function isFirmStretch(l: Labelling, from: number, to: number): boolean {
-  if (l.text(from) === "C" && l.text(from + 1) === "O") return true;
-  const end = lastGroupStart(l, from, to);
-  for (let i = from; i < (end > from ? end : to); i++) if (FIRM_WORDS.has(l.text(i)!)) return true;
-  return false;
-}
-
-function lastGroupStart(l: Labelling, from: number, to: number): number {
-  let start = from;
-  for (let i = from + 1; i < to; i++) if (l.boundary(i)) start = i;
-  return start;
-}
-
-/** A firm stretch: the firm, and the city in its last comma group when a city may follow. */
-function labelFirm(l: Labelling, segment: Segment, role: SegmentRole): void {
-  const city = role.cityAllowed ? lastGroupStart(l, segment.from, segment.to) : segment.from;
-  if (city > segment.from) {
-    l.set(segment.from, city, "firm");
-    l.set(city, segment.to, "city");
-  } else {
-    l.set(segment.from, segment.to, "firm");
-  }
-}
-
-/**
  * Words with no house number read as a street when a common street type follows the first word
  * (MAIN ST), a highway starts them, or the line is nothing else; otherwise as the city
  * (CEDAR RAPIDS IA: RAPIDS is a suffix word, but a city name's).
@@ -231,49 +165,6 @@ function labelPrefix(l: Labelling, from: number, to: number): void {
   }
 }
 
-/**
- * A stretch with no street signal: the city when it may be one (its last comma group; a group
- * before it is a street without number: `MAIN, ASHLAND, NH`), a firm before a box.
- */
-function labelPlace(l: Labelling, segment: Segment, role: SegmentRole): void {
-  if (role.cityAllowed) {
-    let from = segment.from;
-    for (let i = from + 1; i < segment.to; i++) if (l.boundary(i)) from = i;
-    if (from > segment.from) {
-      labelStreet(l, {
-        from: segment.from,
-        to: from,
-        cityAllowed: false,
-        cityExpected: false,
-        hasNumber: false,
-      });
-      l.guess(0.2);
-    }
-    l.set(from, segment.to, "city");
-    return;
-  }
-  l.set(segment.from, segment.to, "firm");
-  l.guess(0.1);
-}
-
-const CORNER_WORDS: ReadonlySet<string> = new Set(["CORNER", "COR", "CORNER OF", "OF", "INTERSECTION"]);
-
-/** `MAIN ST & ELM ST`, `CORNER OF 5TH AND MAIN`: the joining word, with a street each side. */
-function intersectionAt(l: Labelling, from: number, to: number): number {
-  for (let i = from + 1; i < to - 1; i++) if (INTERSECTION_WORDS.has(l.text(i)!)) return i;
-  return -1;
-}
-
-function labelIntersection(l: Labelling, segment: Segment, at: number, role: SegmentRole): void {
-  let from = segment.from;
-  while (from < at - 1 && CORNER_WORDS.has(l.text(from)!)) from++;
-  if (from > segment.from) l.set(segment.from, from, "intersection");
-  l.set(at, at + 1, "intersection");
-  labelStreet(l, { from, to: at, cityAllowed: false, cityExpected: false, hasNumber: false });
-  labelStreet(l, { from: at + 1, to: segment.to, ...role, hasNumber: false });
-  l.guess(0.5);
-}
-
 const PLACE_LABELS: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4", "firm"]);
 
 /** Unplaced words lower confidence; country words after the ZIP (`USA`) do not. */
@@ -284,5 +175,7 @@ function penalizeLeftovers(l: Labelling, country: number): void {
     if (label === undefined && i < country) l.guess(0.1);
     if (label !== undefined && !PLACE_LABELS.has(label)) placed = true;
   }
-  if (!placed) l.guess(0.5);
+  // Only place words: no delivery part, the type is undeterminable. A firm line (C/O SMITH,
+  // ACME INC, SPRINGFIELD IL) is likelier read right than bare words.
+  if (!placed) l.guess(l.labels.includes("firm") ? 0.35 : 0.5);
 }

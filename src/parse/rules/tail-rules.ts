@@ -92,6 +92,16 @@ const MULTI_WORD_STATE_STARTS: ReadonlySet<string> = new Set(
 
 /** The state right before `at`: one word or a multi-word name (`NEW YORK`, `NORTH CAROLINA`). */
 function findState(l: Labelling, at: number): { from: number } | null {
+  // ARMED FORCES EUROPE, THE MIDDLE EAST, AND CANADA (AE): the long military names.
+  for (let from = at - 3; from >= Math.max(1, at - 9); from--) {
+    if (
+      l.texts[from] === "ARMED" &&
+      allFree(l, from, at) &&
+      standardState(l.texts.slice(from, at).join(" "))
+    ) {
+      return { from };
+    }
+  }
   for (let words = Math.min(MAX_STATE_NAME_WORDS, at - 1); words >= 2; words--) {
     const from = at - words;
     if (!MULTI_WORD_STATE_STARTS.has(l.texts[from]!) || !allFree(l, from, at)) continue;

@@ -4,6 +4,7 @@ import {
   OTHER_DESIGNATORS,
   SPELLED_ORDINALS,
   designatorOf,
+  directionalOf,
   hasDigit,
   isOrdinal,
   isUnitId,
@@ -35,6 +36,17 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     l.set(e, e + 1, "occupancyId");
     l.set(e + 1, e + 2, "occupancyType");
     return 2;
+  }
+  // 1 SUMMIT CT B, 720 10TH AVE SW A MOUNT VERNON: a lone letter right after the street is a unit.
+  if (
+    rightAfterStreet &&
+    text.length === 1 &&
+    !startsWithDigit(text) &&
+    directionalOf(text) === undefined &&
+    text !== "&"
+  ) {
+    l.set(e, e + 1, "occupancyId");
+    return 1;
   }
   // 123 MAIN ST 4B, 801 S CANAL ST C1S: a number right after the street is a unit (DECISIONS.md).
   if (rightAfterStreet && hasDigit(text) && text.length < 6 && !isOrdinal(text)) {
@@ -70,8 +82,13 @@ function designated(l: Labelling, e: number, end: number, designator: string | u
     !(designator !== undefined && !designatorNeedsNumber(designator) && !startsWithDigit(l.text(k)))
   ) {
     l.set(e, k, "occupancyType");
-    l.set(k, k + 1, "occupancyId");
-    return k + 1 - e;
+    // APT 13 C, UNIT 2 EAST, # 3 SOUTH: a letter or direction closing the line is part of the number.
+    const tail = k + 2 === end || (k + 2 < end && l.boundary(k + 2)) ? 1 : 0;
+    const last = l.text(k + 1);
+    const joins =
+      tail === 1 && last !== undefined && (last.length === 1 || directionalOf(last) !== undefined);
+    l.set(k, k + (joins ? 2 : 1), "occupancyId");
+    return k + (joins ? 2 : 1) - e;
   }
   if (designator === undefined) return 0;
   // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...

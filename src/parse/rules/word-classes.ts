@@ -78,7 +78,8 @@ export const SPELLED_ORDINALS: ReadonlySet<string> = new Set([
 /** A secondary unit number: has a digit, or is one or two letters (`APT B`, `STE AA`). */
 export function isUnitId(text: string | undefined): boolean {
   if (text === undefined || text === "#") return false;
-  return hasDigit(text) || (text.length <= 2 && !isShortWord(text));
+  // STOP RD is a street (WHISTLE STOP RD), not the unit STOP RD.
+  return hasDigit(text) || (text.length <= 2 && !isShortWord(text) && standardSuffix(text) === undefined);
 }
 
 function isShortWord(text: string): boolean {

@@ -1,0 +1,74 @@
+import { SPANISH_STREET_PREFIXES } from "../../usps/usps.js";
+import {
+  COMMON_SUFFIXES,
+  NAME_CONNECTORS,
+  OTHER_DESIGNATORS,
+  designatorOf,
+  directionalOf,
+  SPELLED_ORDINALS,
+  isOrdinal,
+  isUnitId,
+  startsWithDigit,
+  suffixOf,
+} from "./word-classes.js";
+import type { Labelling } from "./labelling.js";
+
+/** Word tests shared by the street rules: boundaries, units ahead, suffix words, bare numbers. */
+/** Where one street (and what may follow it) is read: tokens [from, to). */
+export interface StreetSpan {
+  from: number;
+  to: number;
+  /** Whether tokens after the street (and its units) are the city. */
+  cityAllowed: boolean;
+  /** Whether a state or ZIP follows, so a city is expected between street and it. */
+  cityExpected: boolean;
+  hasNumber: boolean;
+}
+
+export function firstBoundary(l: Labelling, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (l.boundary(i)) return i;
+  return to;
+}
+
+export function hasCommonSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const suffix = suffixOf(l.text(i));
+    if (suffix !== undefined && COMMON_SUFFIXES.has(suffix)) return true;
+  }
+  return false;
+}
+
+export function hasSuffix(l: Labelling, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (suffixOf(l.text(i)) !== undefined) return true;
+  return false;
+}
+
+export function isUnitStart(l: Labelling, at: number): boolean {
+  const text = l.text(at)!;
+  if (text === "#") return true;
+  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && designatorOf(l.text(at + 1)) === "FL") return true;
+  const designator = designatorOf(text);
+  if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(l.text(at + 1));
+  return OTHER_DESIGNATORS.has(text) && isUnitId(l.text(at + 1));
+}
+
+/**
+ * `AVENUE B`, `AVENUE OF THE AMERICAS`, `CALLE A`: a type word or Spanish prefix leading the name
+ * is part of it (DECISIONS.md "Suffix", Pub 28 §295.3).
+ */
+export function isLeadingType(l: Labelling, q: number): boolean {
+  const first = l.text(q)!;
+  if (SPANISH_STREET_PREFIXES.has(first)) return true;
+  const next = l.text(q + 1);
+  if (suffixOf(first) === undefined || next === undefined) return false;
+  return (next.length === 1 && !startsWithDigit(next)) || startsWithDigit(next) || NAME_CONNECTORS.has(next);
+}
+
+/** A number after name words is a unit (WABASH 608), not part of the name; 5TH is a name word. */
+export function isBareNumber(text: string): boolean {
+  return startsWithDigit(text) && !isOrdinal(text);
+}
+
+export function endsWithDirectional(l: Labelling, at: number, limit: number): boolean {
+  return directionalOf(l.text(at)) !== undefined && (at + 1 === limit || isUnitStart(l, at + 1));
+}

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { labelProblem } from "../../src/parse/assemble.js";
+import { matchHighway } from "../../src/parse/highway.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { cityGazetteer } from "../../src/parse/rules/city-gazetteer.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { generateLines } from "../../tools/address-lines.js";
+
+function words(line: string): string[] {
+  return tokenize(line).map((token) => token.text);
+}
+
+test("the gazetteer finds the longest city ending the words, in the state given", () => {
+  const gazetteer = cityGazetteer();
+  const line = words("MAIN ST NORTH LITTLE ROCK");
+  assert.equal(gazetteer.cityStart(line, 0, line.length, "AR"), 2);
+  assert.equal(gazetteer.cityStart(line, 3, line.length, "AR"), 3); // LITTLE ROCK
+  assert.equal(gazetteer.cityStart(line, 0, line.length, "ZZ"), -1);
+  const saint = words("OAK ST ST LOUIS");
+  assert.equal(gazetteer.cityStart(saint, 0, saint.length, "MO"), 2);
+  const north = words("GOLFVIEW RD N PALM BEACH");
+  assert.equal(gazetteer.cityStart(north, 0, north.length, "FL"), 2);
+});
+
+test("highway names: Appendix F forms, modifiers, and words that only look like them", () => {
+  assert.deepEqual(matchHighway(words("OLD US HWY 90"), 0), {
+    length: 4,
+    standard: ["OLD", "US", "HIGHWAY", "90"],
+  });
+  assert.deepEqual(matchHighway(words("SR MM"), 0), { length: 2, standard: ["STATE", "ROUTE", "MM"] });
+  assert.equal(matchHighway(words("ROAD RUNNER"), 0), null); // ROAD needs a number
+  assert.equal(matchHighway(words("WASHINGTON HWY NE"), 0), null);
+  assert.equal(matchHighway(words("HWY 6"), 0, 1), null); // the number is past the end given
+});
+
+test("the rules' own labels always make a consistent address (labelProblem null)", () => {
+  const parser = new RuleParser();
+  for (const line of generateLines(3000, 11)) {
+    const tokens = tokenize(line);
+    assert.equal(labelProblem(tokens, parser.label(tokens).labels), null, line);
+  }
+});
