@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { openAccountServices } from "./cluster/account-services.js";
 import type { Config } from "./config.js";
 import { openConfiguredIndex } from "./parcels/configured-index.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "./parse/model-parser.js";
 import { RuleParser } from "./parse/rule-parser.js";
 import type { Services } from "./services.js";
 
@@ -11,10 +12,17 @@ export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
 /** Builds the services of the running service from its configuration. */
 export async function buildServices(config: Config, log: Logger): Promise<Services> {
   mkdirSync(config.DATA_DIR, { recursive: true });
+  const parser = new ModelParser(
+    new RuleParser({ preloadGazetteer: true }),
+    loadModelFile(config.PARSER_MODEL_FILE ?? DEFAULT_MODEL_FILE),
+  );
+  if (parser.unavailableReason !== undefined) {
+    log.warn({ reason: parser.unavailableReason }, "parser model unavailable: the rule-based parser answers");
+  }
   const accounts = await openAccountServices(config, log);
   const parcels = await openConfiguredIndex(config, log);
   return {
-    parser: new RuleParser({ preloadGazetteer: true }),
+    parser,
     parcels,
     accounts: accounts.accounts,
     usage: accounts.usage,

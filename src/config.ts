@@ -139,6 +139,11 @@ const SCHEMA = {
     undefined,
     boolean,
   ),
+  PARSER_MODEL_FILE: entry(
+    "Trained parser model; when missing or unreadable the rule-based parser answers (model_unavailable). Default: data/model/situs-crf.bin in the project.",
+    undefined,
+    (raw) => resolve(raw),
+  ),
 } as const;
 
 type Schema = typeof SCHEMA;

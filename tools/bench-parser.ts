@@ -4,6 +4,9 @@
  * Targets (issue 3): >= 100,000 parses/s; no 256-character line slower than 1 ms.
  */
 import os from "node:os";
+import { statSync } from "node:fs";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../src/parse/model-parser.js";
+import type { Parser } from "../src/parse/parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import { generateLines, worstCaseLines } from "./address-lines.js";
 
@@ -11,7 +14,7 @@ import { generateLines, worstCaseLines } from "./address-lines.js";
  * Parses per second of CPU time of this process (user + system): on a shared machine wall time
  * counts other processes' turns too, CPU time only ours, so this is the one-core figure.
  */
-function throughput(parser: RuleParser, lines: string[], seconds: number): { cpu: number; wall: number } {
+function throughput(parser: Parser, lines: string[], seconds: number): { cpu: number; wall: number } {
   let parses = 0;
   const start = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
@@ -27,7 +30,7 @@ function throughput(parser: RuleParser, lines: string[], seconds: number): { cpu
 }
 
 /** The slowest line, each timed as the median of 21 runs (single runs are noisy on a shared machine). */
-function slowest(parser: RuleParser, lines: string[]): { micros: number; line: string } {
+function slowest(parser: Parser, lines: string[]): { micros: number; line: string } {
   let worst = { micros: 0, line: "" };
   for (const line of lines) {
     const runs: number[] = [];
@@ -66,3 +69,31 @@ process.stdout.write(
     "",
   ].join("\n"),
 );
+
+/**
+ * The model backend (issue 4 targets: >= 50,000 parses/s on one core, model file <= 20 MB,
+ * loaded in <= 500 ms). Loading is timed in a fresh process by `npm run bench:parser`, so the
+ * gazetteer the features read is part of the load.
+ */
+const loadStart = process.hrtime.bigint();
+const loadCpu = process.cpuUsage();
+const model = new ModelParser(parser, loadModelFile(DEFAULT_MODEL_FILE));
+const loadMs = Number(process.hrtime.bigint() - loadStart) / 1e6;
+const loadCpuUsed = process.cpuUsage(loadCpu);
+const loadCpuMs = (loadCpuUsed.user + loadCpuUsed.system) / 1000;
+if (model.unavailableReason !== undefined) {
+  process.stdout.write(`model backend: unavailable (${model.unavailableReason})\n`);
+} else {
+  throughput(model, lines, 1);
+  const modelPerSecond = throughput(model, lines, 3);
+  const modelWorst = slowest(model, long);
+  process.stdout.write(
+    [
+      `model ${model.model.name} ${model.model.version}: ${(statSync(DEFAULT_MODEL_FILE).size / 1e6).toFixed(2)} MB, loaded in ${loadMs.toFixed(0)} ms wall, ${loadCpuMs.toFixed(0)} ms CPU (targets <= 20 MB, <= 500 ms)`,
+      `model parses per CPU second: ${Math.round(modelPerSecond.cpu).toLocaleString("en-US")} (target >= 50,000)`,
+      `model parses per wall second: ${Math.round(modelPerSecond.wall).toLocaleString("en-US")}`,
+      `model, slowest 256-character line: ${modelWorst.micros.toFixed(1)} µs`,
+      "",
+    ].join("\n"),
+  );
+}

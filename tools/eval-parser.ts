@@ -7,6 +7,8 @@
  *
  * Run: `npm run eval:parser [-- FILE] [--show N]`; `-- --parcels FILE` scores county situs files
  * instead (tools/eval-parcel-addresses.ts).
+ * With `--cv K`: K-fold cross-validation of the model backend beside the rules
+ * (tools/cross-validation.ts, docs/parser-model.md "Evaluation protocol").
  */
 import { existsSync } from "node:fs";
 import { assemble } from "../src/parse/assemble.js";
@@ -18,7 +20,9 @@ import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import { tokenize } from "../src/parse/tokenize.js";
 import { projectPath } from "../src/paths.js";
+import { crossValidate, CV_DEFAULTS } from "./cross-validation.js";
 import { evaluateParcels } from "./eval-parcel-addresses.js";
+import { corpusAvailable } from "./training-data.js";
 
 /** `other` holds what fits nowhere; it is not scored as a component. */
 const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
@@ -128,8 +132,35 @@ function report(evaluation: Evaluation, show: number): string {
   return lines.join("\n") + "\n";
 }
 
+/** `--cv K [--folds N] [--synthetic N] [--synthetic-weight W] [--l2 X] [--errors]`: cross-validation. */
+function crossValidationRun(args: string[]): void {
+  const option = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const number = (name: string, fallback: number) => Number(option(name) ?? fallback);
+  const report = crossValidate({
+    ...CV_DEFAULTS,
+    k: number("--cv", CV_DEFAULTS.k),
+    seed: number("--seed", CV_DEFAULTS.seed),
+    synthetic: number("--synthetic", CV_DEFAULTS.synthetic),
+    syntheticWeight: number("--synthetic-weight", CV_DEFAULTS.syntheticWeight),
+    training: { ...CV_DEFAULTS.training, l2: number("--l2", CV_DEFAULTS.training.l2) },
+    folds: option("--folds") === undefined ? undefined : number("--folds", 0),
+    showErrors: args.includes("--errors"),
+    log: (message) => process.stderr.write(`${message}\n`),
+  });
+  process.stdout.write(`${report}\n`);
+}
+
 const invokedDirectly = process.argv[1]?.endsWith("eval-parser.js") ?? false;
-if (invokedDirectly) {
+if (invokedDirectly && process.argv.includes("--cv")) {
+  if (!corpusAvailable()) {
+    process.stderr.write("eval:parser --cv needs ../shared/data/usaddress/training (absent)\n");
+    process.exit(2);
+  }
+  crossValidationRun(process.argv.slice(2));
+} else if (invokedDirectly) {
   const args = process.argv.slice(2);
   const parcelsAt = args.indexOf("--parcels");
   if (parcelsAt >= 0) {

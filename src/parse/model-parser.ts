@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { projectPath } from "../paths.js";
+import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
+import { assemble, labelProblem } from "./assemble.js";
+import { decodeModel } from "./crf/model-file.js";
+import { streetCityGuess } from "./model-warnings.js";
+import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import type { Parser } from "./parser.js";
+import type { RuleParser } from "./rule-parser.js";
+import type { Token } from "./token.js";
+import { tokenize } from "./tokenize.js";
+
+/** Where the shipped model lives (`npm run train` writes it; PARSER_MODEL_FILE overrides). */
+export const DEFAULT_MODEL_FILE = projectPath("data", "model", "situs-crf.bin");
+
+/** What the model backend needs from a tagger; the CRF's AddressTagger, or a fault in tests. */
+export interface Tagger {
+  readonly info: { name: string; version: string; calibrationExponent?: number };
+  tag(input: string, tokens: readonly Token[]): TaggedTokens;
+}
+
+/** Loads the tagger; throws when the model cannot be used (missing, unknown version, corrupt). */
+export type TaggerLoader = () => Tagger;
+
+/** The shipped model file's tagger. */
+export function loadModelFile(path: string): TaggerLoader {
+  return () => {
+    const stored = decodeModel(readFileSync(path));
+    const tagger = new AddressTagger(stored);
+    return {
+      info: {
+        name: stored.header.name,
+        version: stored.header.version,
+        calibrationExponent: stored.header.calibration?.exponent,
+      },
+      tag: (input, tokens) => tagger.tag(input, tokens),
+    };
+  };
+}
+
+/**
+ * The model backend (SPEC `backend: "model"`): tokenize → CRF labels → the shared assembly.
+ * The rule-based parser answers instead when the model cannot run (`model_unavailable`, with
+ * `backend: "heuristic"`) or when its labels make no consistent address (`model_output_invalid`).
+ * It never throws for a line: the service starts and answers without the model file.
+ */
+export class ModelParser implements Parser {
+  private readonly tagger: Tagger | undefined;
+  /** Why the model is unavailable, for the start-up log; undefined when it loaded. */
+  readonly unavailableReason: string | undefined;
+
+  constructor(
+    private readonly fallback: RuleParser,
+    load: TaggerLoader,
+  ) {
+    try {
+      this.tagger = load();
+    } catch (error) {
+      this.unavailableReason = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  get model(): ModelInfo {
+    return this.tagger === undefined
+      ? this.fallback.model
+      : { name: this.tagger.info.name, version: this.tagger.info.version, backend: "model" };
+  }
+
+  parse(line: string): ParseAnswer {
+    if (this.tagger === undefined) return this.fallbackAnswer(line, "model_unavailable", MODEL_UNAVAILABLE);
+    const tokens = tokenize(line);
+    let tagged: TaggedTokens;
+    try {
+      tagged = this.tagger.tag(line, tokens);
+    } catch {
+      return this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED);
+    }
+    if (labelProblem(tokens, tagged.labels) !== null) {
+      return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID);
+    }
+    const guess = streetCityGuess(tokens, tagged.labels);
+    const parse = {
+      input: line,
+      tokens,
+      labels: tagged.labels,
+      confidence: tagged.sequenceProbability ** (this.tagger.info.calibrationExponent ?? 1),
+      model: this.model,
+      extraWarnings: guess === undefined ? [] : [guess],
+    };
+    const answer = assemble(parse);
+    // An answer of undeterminable type is no usable address however sure its labels are: its
+    // confidence is capped below the low_confidence threshold, as the rules do (docs/parser.md).
+    if (answer.type !== "ambiguous" || answer.confidence < AMBIGUOUS_TYPE_CAP) return answer;
+    return assemble({ ...parse, confidence: AMBIGUOUS_TYPE_CAP });
+  }
+
+  private fallbackAnswer(line: string, code: Warning["code"], message: string): ParseAnswer {
+    const answer = this.fallback.parse(line);
+    return { ...answer, warnings: [...answer.warnings, { code, message }] };
+  }
+}
+
+/** Confidence of an answer whose type could not be determined (below the 0.6 threshold). */
+const AMBIGUOUS_TYPE_CAP = 0.5;
+
+const MODEL_UNAVAILABLE = "The parsing model is not available; the rule-based parser answered.";
+const MODEL_FAILED = "The parsing model failed on this line; the rule-based parser answered.";
+const MODEL_INVALID = "The model's labels were inconsistent; the rule-based parser's parse was used.";

@@ -1,0 +1,46 @@
+import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../usps/usps.js";
+import type { Label } from "./labels.js";
+import type { Warning } from "./parse-answer.js";
+import { COMMON_SUFFIXES } from "./rules/word-classes.js";
+import type { Token } from "./token.js";
+
+/**
+ * `ambiguous_city_street` for the model backend, raised where the rules raise it (docs/parser.md
+ * "Confidence"), so both backends warn alike: the street runs straight into the city with no
+ * comma between, and what ends the street is either a rare suffix word (`103 MAPLE ARCADE
+ * ANYTOWN`) or no suffix at all (`123 BROADWAY NEW YORK`): the boundary is then a guess
+ * whatever the labeller. A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a
+ * leading type word (`AVENUE B`, `CALLE A`) marks its own end and raises nothing.
+ */
+export function streetCityGuess(tokens: readonly Token[], labels: readonly Label[]): Warning | undefined {
+  for (let i = 1; i < tokens.length; i++) {
+    if (labels[i] !== "city" || tokens[i]!.boundaryBefore) continue;
+    const before = labels[i - 1];
+    if (before === "streetSuffix") {
+      const standard = standardSuffix(tokens[i - 1]!.text);
+      return standard !== undefined && COMMON_SUFFIXES.has(standard) ? undefined : warning(tokens, i - 1, i);
+    }
+    if (before !== "streetName") return undefined;
+    let q = i - 1;
+    while (q > 0 && labels[q - 1] === "streetName") q--;
+    const first = tokens[q]!.text;
+    // A name ending in a number (`I10`, `COUNTY ROAD 1185`, `KENTUCKY 440`) ends there.
+    const numbered = /^\d/.test(tokens[i - 1]!.text);
+    const selfEnding =
+      numbered ||
+      standardDirectional(first) === first ||
+      SPANISH_STREET_PREFIXES.has(first) ||
+      (standardSuffix(first) !== undefined && i - q > 1);
+    return selfEnding ? undefined : warning(tokens, q, Math.min(q + 1, tokens.length - 1));
+  }
+  return undefined;
+}
+
+function warning(tokens: readonly Token[], from: number, to: number): Warning {
+  return {
+    code: "ambiguous_city_street",
+    message: "A word could belong to the street name or the city; the boundary is a guess.",
+    start: tokens[from]!.start,
+    end: tokens[to]!.end,
+  };
+}

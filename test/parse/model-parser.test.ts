@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { AddressTagger } from "../../src/parse/address-tagger.js";
+import { encodeModel } from "../../src/parse/crf/model-file.js";
+import { loadModelFile, ModelParser, type Tagger } from "../../src/parse/model-parser.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { tinyModel } from "../support/tiny-model.js";
+
+const rules = new RuleParser();
+const LINE = "123 Main St, Springfield, IL 62701";
+const directory = mkdtempSync(join(tmpdir(), "situs-model-"));
+
+function modelFile(name: string, bytes: Buffer): string {
+  const path = join(directory, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+function codes(answer: { warnings: Array<{ code: string }> }): string[] {
+  return answer.warnings.map((warning) => warning.code);
+}
+
+test("with a model file the model answers: backend model, name situs-crf, version 0.1.0", () => {
+  const parser = new ModelParser(rules, loadModelFile(modelFile("good.bin", encodeModel(tinyModel()))));
+  const answer = parser.parse(LINE);
+  assert.deepEqual(answer.model, { name: "situs-crf", version: "0.1.0", backend: "model" });
+  assert.equal(answer.components.addressNumber, "123");
+  assert.equal(answer.components.zip5, "62701");
+  assert.ok(answer.confidence > 0 && answer.confidence <= 1);
+  assert.ok(!codes(answer).includes("model_unavailable"));
+});
+
+for (const [fault, bytes] of [
+  ["missing", undefined],
+  [
+    "of an unknown format version",
+    (() => {
+      const b = encodeModel(tinyModel());
+      b.writeUInt32LE(99, 8);
+      return b;
+    })(),
+  ],
+  [
+    "corrupt",
+    (() => {
+      const b = encodeModel(tinyModel());
+      b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x55;
+      return b;
+    })(),
+  ],
+] as const) {
+  test(`a model file that is ${fault}: the rules answer with backend heuristic and model_unavailable`, () => {
+    const path = bytes === undefined ? join(directory, "absent.bin") : modelFile(`${fault}.bin`, bytes);
+    const parser = new ModelParser(rules, loadModelFile(path));
+    assert.ok(parser.unavailableReason !== undefined);
+    const answer = parser.parse(LINE);
+    assert.equal(answer.model.backend, "heuristic");
+    assert.ok(codes(answer).includes("model_unavailable"));
+    assert.deepEqual(answer.components, rules.parse(LINE).components);
+  });
+}
+
+function fakeTagger(tag: Tagger["tag"]): () => Tagger {
+  return () => ({ info: { name: "situs-crf", version: "0.1.0" }, tag });
+}
+
+test("inference that throws: the rules answer with model_unavailable", () => {
+  const parser = new ModelParser(
+    rules,
+    fakeTagger(() => {
+      throw new Error("injected");
+    }),
+  );
+  const answer = parser.parse(LINE);
+  assert.equal(answer.model.backend, "heuristic");
+  assert.ok(codes(answer).includes("model_unavailable"));
+});
+
+test("labels that make no consistent address: the rules' parse with model_output_invalid", () => {
+  const parser = new ModelParser(
+    rules,
+    fakeTagger((_, tokens) => ({
+      labels: tokens.map(() => "addressNumber" as const).map((l, i) => (i === 1 ? "streetName" : l)),
+      sequenceProbability: 0.9,
+    })),
+  );
+  const answer = parser.parse(LINE);
+  assert.equal(answer.model.backend, "heuristic");
+  assert.ok(codes(answer).includes("model_output_invalid"));
+  assert.deepEqual(answer.components, rules.parse(LINE).components);
+});
+
+test("the tagger labels every token and its sequence probability is a probability", () => {
+  const tagger = new AddressTagger(tinyModel());
+  const tokens = tokenize(LINE);
+  const tagged = tagger.tag(LINE, tokens);
+  assert.equal(tagged.labels.length, tokens.length);
+  assert.ok(tagged.sequenceProbability > 0 && tagged.sequenceProbability <= 1);
+  assert.deepEqual(tagger.tag("", []), { labels: [], sequenceProbability: 1 });
+});

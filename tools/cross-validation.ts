@@ -1,0 +1,130 @@
+import { AddressTagger } from "../src/parse/address-tagger.js";
+import { assemble } from "../src/parse/assemble.js";
+import { ModelParser } from "../src/parse/model-parser.js";
+import { RuleParser } from "../src/parse/rule-parser.js";
+import type { LabelledLine } from "./labelled-corpus.js";
+import { DEFAULT_TRAINING, trainModel, type TrainingOptions, type WeightedLine } from "./model-training.js";
+import {
+  describeError,
+  fitCalibrationExponent,
+  formatReport,
+  reliabilityTable,
+  Scoreboard,
+} from "./parser-evaluation.js";
+import { generateSynthetic } from "./synthetic-addresses.js";
+import { assignFolds, lineKey, readExtraCorpora, readMainCorpus } from "./training-data.js";
+
+export interface CrossValidationOptions {
+  k: number;
+  seed: number;
+  synthetic: number;
+  syntheticWeight: number;
+  training: TrainingOptions;
+  /** Run only the first n folds (quick experiments); all k by default. */
+  folds?: number;
+  showErrors?: boolean;
+  log: (message: string) => void;
+}
+
+/**
+ * k-fold cross-validation of the model backend on labeled.xml, the rule-based backend scored on
+ * the same held-out lines (docs/parser-model.md "Protocol"). Synthetic and extra hand-labelled
+ * lines are added to every training fold, never to a test fold.
+ */
+export function crossValidate(options: CrossValidationOptions): string {
+  const corpus = readMainCorpus();
+  const folds = assignFolds(corpus.length, options.k, options.seed);
+  const testKeys = new Set(corpus.map(lineKey));
+  const extras = readExtraCorpora().filter((line) => !testKeys.has(lineKey(line)));
+  const synthetic = generateSynthetic(options.synthetic, options.seed);
+  options.log(
+    `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra hand-labelled and ${synthetic.length} synthetic lines`,
+  );
+  const rules = new RuleParser();
+  const samples: Array<[number, boolean]> = [];
+  const boards: Array<[string, Scoreboard]> = [
+    ["model (situs-crf)", new Scoreboard()],
+    ["rules (situs-rules)", new Scoreboard()],
+  ];
+  for (let fold = 0; fold < (options.folds ?? options.k); fold++) {
+    const training: WeightedLine[] = [
+      ...corpus.filter((_, i) => folds[i] !== fold).map((line) => ({ line, weight: 1 })),
+      ...extras.map((line) => ({ line, weight: 1 })),
+      ...synthetic.map((line) => ({ line, weight: options.syntheticWeight })),
+    ];
+    const started = Date.now();
+    const stored = trainModel(training, options.training, {});
+    const tagger = new AddressTagger(stored);
+    const parser = new ModelParser(rules, () => ({
+      info: { name: "situs-crf", version: "cv" },
+      tag: (i, t) => tagger.tag(i, t),
+    }));
+    const held = corpus.filter((_, i) => folds[i] === fold);
+    const before = boards[0]![1].linesRight;
+    for (const line of held)
+      scoreLine(
+        line,
+        parser,
+        tagger,
+        rules,
+        boards,
+        options.showErrors === true ? options.log : undefined,
+        samples,
+      );
+    options.log(
+      `fold ${fold + 1}/${options.k}: ${stored.weights.featureCount} features, ${String(stored.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s; model ${boards[0]![1].linesRight - before}/${held.length} lines right`,
+    );
+  }
+  const fit = fitCalibrationExponent(samples);
+  const calibrated = samples.map(([p, right]): [number, boolean] => [p ** fit.exponent, right]);
+  return [
+    formatReport(boards),
+    "",
+    reliabilityTable("model, raw P(labels) before the type cap", samples),
+    "",
+    `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
+    reliabilityTable(`model, P(labels)^${fit.exponent}`, calibrated),
+  ].join("\n");
+}
+
+function scoreLine(
+  line: LabelledLine,
+  parser: ModelParser,
+  tagger: AddressTagger,
+  rules: RuleParser,
+  boards: ReadonlyArray<[string, Scoreboard]>,
+  log: ((message: string) => void) | undefined,
+  samples: Array<[number, boolean]>,
+): void {
+  const gold = assemble({
+    input: line.input,
+    tokens: line.tokens,
+    labels: line.labels,
+    confidence: 1,
+    model: rules.model,
+  }).components;
+  const answer = parser.parse(line.input);
+  const tagged = tagger.tag(line.input, line.tokens);
+  const modelLabels = tagged.labels;
+  const right = boards[0]![1].add(gold, line.labels, {
+    components: answer.components,
+    labels: modelLabels,
+    confidence: answer.confidence,
+  });
+  if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
+  samples.push([tagged.sequenceProbability, right]);
+  const ruled = rules.parse(line.input);
+  boards[1]![1].add(gold, line.labels, {
+    components: ruled.components,
+    labels: rules.label(line.tokens).labels,
+    confidence: ruled.confidence,
+  });
+}
+
+export const CV_DEFAULTS = {
+  k: 5,
+  seed: 42,
+  synthetic: 4000,
+  syntheticWeight: 1,
+  training: DEFAULT_TRAINING,
+};

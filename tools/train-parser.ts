@@ -1,0 +1,64 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { encodeModel } from "../src/parse/crf/model-file.js";
+import { DEFAULT_MODEL_FILE } from "../src/parse/model-parser.js";
+import { DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
+import { generateSynthetic } from "./synthetic-addresses.js";
+import {
+  CORPUS_DIR,
+  EXTRA_CORPORA,
+  MAIN_CORPUS,
+  corpusAvailable,
+  lineKey,
+  readExtraCorpora,
+  readMainCorpus,
+} from "./training-data.js";
+
+/**
+ * `npm run train`: rebuilds data/model/situs-crf.bin from the hand-labelled corpora and the
+ * synthetic generator. Deterministic: same inputs, same seed, same bytes.
+ */
+export const TRAINING_SEED = 42;
+export const SYNTHETIC_LINES = 4000;
+/**
+ * confidence = P(labels)^CALIBRATION_EXPONENT, the exponent `npm run eval:parser -- --cv 5`
+ * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
+ */
+export const CALIBRATION_EXPONENT = 1.4;
+
+function main(): void {
+  if (!corpusAvailable()) {
+    process.stderr.write(`train: needs ${CORPUS_DIR} (absent)\n`);
+    process.exit(2);
+  }
+  const corpus = readMainCorpus();
+  const keys = new Set(corpus.map(lineKey));
+  const extras = readExtraCorpora().filter((line) => !keys.has(lineKey(line)));
+  const synthetic = generateSynthetic(SYNTHETIC_LINES, TRAINING_SEED);
+  const data: WeightedLine[] = [...corpus, ...extras, ...synthetic].map((line) => ({ line, weight: 1 }));
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  log(
+    `training on ${corpus.length} + ${extras.length} hand-labelled and ${synthetic.length} synthetic lines`,
+  );
+  const started = Date.now();
+  const model = trainModel(
+    data,
+    { ...DEFAULT_TRAINING, log },
+    {
+      handLabelled: { [MAIN_CORPUS]: corpus.length, [EXTRA_CORPORA.join(" + ")]: extras.length },
+      synthetic: { lines: synthetic.length, seed: TRAINING_SEED, generator: "tools/synthetic-addresses.ts" },
+      gazetteer: "zipcodes 8.0.0 (npm)",
+    },
+  );
+  const bytes = encodeModel({
+    ...model,
+    header: { ...model.header, calibration: { exponent: CALIBRATION_EXPONENT } },
+  });
+  mkdirSync(dirname(DEFAULT_MODEL_FILE), { recursive: true });
+  writeFileSync(DEFAULT_MODEL_FILE, bytes);
+  log(
+    `wrote ${DEFAULT_MODEL_FILE}: ${(bytes.length / 1e6).toFixed(2)} MB, ${model.weights.featureCount} features, ${String(model.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+main();
