@@ -2,7 +2,7 @@ import { UlidGenerator } from "./binary-ulid.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteLru } from "./chunk-cache.js";
 import type { ColumnMapping } from "./column-mapping.js";
-import { readCsv } from "./csv.js";
+import { readCsvBatches } from "./csv.js";
 import type { Gazetteer } from "./gazetteer.js";
 import { nationalGazetteer } from "./gazetteer.js";
 import type { IdentityStats, PreviousState } from "./identity.js";
@@ -132,19 +132,21 @@ async function readFile(
 ): Promise<FileReport> {
   const report: FileReport = { file: input.file, rows: 0, accepted: 0, rejected: 0 };
   let reader: RowReader | undefined;
-  for await (const record of readCsv(input.file, input.mapping.delimiter)) {
-    if (!reader) {
-      reader = new RowReader(input.file, record.fields, input.mapping, gazetteer);
-      continue;
+  for await (const batch of readCsvBatches(input.file, input.mapping.delimiter)) {
+    for (const record of batch) {
+      if (!reader) {
+        reader = new RowReader(input.file, record.fields, input.mapping, gazetteer);
+        continue;
+      }
+      report.rows++;
+      const result = reader.read(record.line, record.fields);
+      const reject = "reject" in result ? result.reject : addToGroup(groups, result.row);
+      if (reject) {
+        rejects.push(reject);
+        report.rejected++;
+      } else report.accepted++;
+      if (onProgress && report.rows % PROGRESS_EVERY === 0) onProgress(input.file, report.rows);
     }
-    report.rows++;
-    const result = reader.read(record.line, record.fields);
-    const reject = "reject" in result ? result.reject : addToGroup(groups, result.row);
-    if (reject) {
-      rejects.push(reject);
-      report.rejected++;
-    } else report.accepted++;
-    if (onProgress && report.rows % PROGRESS_EVERY === 0) onProgress(input.file, report.rows);
   }
   onProgress?.(input.file, report.rows);
   for (const key of Object.keys(inferred) as Array<keyof InferenceCounts>)
