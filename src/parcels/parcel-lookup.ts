@@ -4,7 +4,7 @@ import type { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
 import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
-import { answerHits, candidateOf, matchStreet, notFound } from "./match-ladder.js";
+import { candidateOf, matchStreet, notFound } from "./match-ladder.js";
 import {
   cleanText,
   normalizeDirectional,
@@ -172,10 +172,10 @@ export class ParcelLookup {
       }
     }
     const found = [...near.values()]
-      .map((street) => ({
-        street,
-        answer: matchStreet(query, this.street(chunks, street.name)!, singleZip, true),
-      }))
+      .map((street) => {
+        const rows = this.street(chunks, street.name)!;
+        return { street, rows, answer: matchStreet(query, rows, singleZip, true) };
+      })
       .filter((result) => result.answer.status !== "not_found")
       .sort((a, b) => a.street.distance - b.street.distance);
     // Only a street with the same digits can answer; any street with a fit within one more edit
@@ -187,7 +187,9 @@ export class ParcelLookup {
     if (contenders.length === 1) return scaled(best.answer, factor);
     const candidates = contenders
       .flatMap((result) => {
-        const top = answerHits.get(result.answer);
+        // The contender's own parcel is its answer's top-level one, found again among its rows.
+        const id = result.answer.service_id;
+        const top = id ? result.rows.all().find((hit) => `adr_${hit.chunk.id(hit.row)}` === id) : undefined;
         return top ? [candidateOf(top, result.answer.matchConfidence)] : result.answer.candidates;
       })
       .map((candidate) => ({
