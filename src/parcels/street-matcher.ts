@@ -10,8 +10,9 @@ import { damerauDistance, deletions } from "./edit-distance.js";
 export const MAX_EDITS = 2;
 
 /**
- * The edit budget for a name: short names tolerate one edit, longer ones two. Numbered streets
- * (`14TH`) get two because their digits are guarded separately (`sameDigits`).
+ * The edit budget for a name: names of three letters or fewer tolerate one edit (two edits of `OAK`
+ * make another word), longer ones two. Numbered streets (`14TH`) get two because their digits are
+ * guarded separately (`sameDigits`).
  */
 export function editBudget(name: string): number {
   return /\d/.test(name) || name.replace(/ /g, "").length > 3 ? MAX_EDITS : 1;
