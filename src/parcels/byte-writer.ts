@@ -66,6 +66,12 @@ export class ByteWriter {
     this.length += values.length * 4;
   }
 
+  /** A string's UTF-8 bytes, written in place (no intermediate buffer per string). */
+  utf8(value: string): void {
+    this.reserve(value.length * 3);
+    this.length += this.buffer.write(value, this.length, "utf8");
+  }
+
   bytes(data: Uint8Array): void {
     this.reserve(data.length);
     this.buffer.set(data, this.length);

@@ -103,11 +103,10 @@ function internColumn(
 }
 
 function writeStrings(out: ByteWriter, values: string[]): void {
-  const encoded = values.map((value) => Buffer.from(value, "utf8"));
   let offset = 0;
   out.u32(0);
-  for (const bytes of encoded) out.u32((offset += bytes.length));
-  for (const bytes of encoded) out.bytes(bytes);
+  for (const value of values) out.u32((offset += Buffer.byteLength(value, "utf8")));
+  for (const value of values) out.utf8(value);
   out.align();
 }
 

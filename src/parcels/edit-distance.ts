@@ -55,3 +55,49 @@ export function deletions(word: string, depth: number): Set<string> {
   }
   return result;
 }
+
+/**
+ * Unrestricted Damerau–Levenshtein distance (Lowrance & Wagner 1975): like `editDistance`, but a
+ * transposition may also follow another edit of the same letters, so `LINCOLN` → `LINCNO` (drop
+ * `L`, swap `ON`) is 2, where the restricted distance says 3. `lastRow` remembers, per letter,
+ * the last row of `a` holding it; `d` has one extra border row and column set to a sentinel:
+ *
+ *              sentinel  ""  b1 b2 …
+ *   sentinel      ∞      ∞   ∞  ∞
+ *   ""            ∞      0   1  2
+ *   a1            ∞      1   d[i][j] = min(substitute, insert, delete,
+ *   …                                  d[k−1][l−1] + (i−k−1) + 1 + (j−l−1))  k, l: last matches
+ */
+export function damerauDistance(a: string, b: string): number {
+  const sentinel = a.length + b.length;
+  const width = b.length + 2;
+  const d = new Array<number>((a.length + 2) * width).fill(0);
+  const at = (i: number, j: number): number => d[i * width + j] ?? sentinel;
+  d[0] = sentinel;
+  for (let i = 0; i <= a.length; i++) {
+    d[(i + 1) * width] = sentinel;
+    d[(i + 1) * width + 1] = i;
+  }
+  for (let j = 0; j <= b.length; j++) {
+    d[j + 1] = sentinel;
+    d[width + j + 1] = j;
+  }
+  const lastRow = new Map<string, number>();
+  for (let i = 1; i <= a.length; i++) {
+    let lastColumn = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const k = lastRow.get(b[j - 1] ?? "") ?? 0;
+      const l = lastColumn;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      if (cost === 0) lastColumn = j;
+      d[(i + 1) * width + j + 1] = Math.min(
+        at(i, j) + cost,
+        at(i + 1, j) + 1,
+        at(i, j + 1) + 1,
+        at(k, l) + (i - k - 1) + 1 + (j - l - 1),
+      );
+    }
+    lastRow.set(a[i - 1] ?? "", i);
+  }
+  return at(a.length + 1, b.length + 1);
+}

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { encodeUlid, UlidGenerator } from "./binary-ulid.js";
-import { sealBlob } from "./blob-envelope.js";
+import { FORMAT_VERSION, sealBlob } from "./blob-envelope.js";
 import type { BlobKind } from "./blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
 import { encodeChunk } from "./chunk-format.js";
 import { IdCollector, shardCountFor } from "./id-directory.js";
 import type { BlobRef, BuildCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
 import { buildPrefix, MANIFEST_FORMAT } from "./manifest.js";
-import { FORMAT_VERSION } from "./blob-envelope.js";
 import type { StoredEntry } from "./stored-entry.js";
 import { entryOrder } from "./stored-entry.js";
 import { encodeStreetDictionary } from "./street-dictionary.js";

@@ -68,9 +68,6 @@ export function candidateOf(hit: Hit, matchConfidence: number): Candidate {
   };
 }
 
-/** The parcel row behind each answer with a top-level parcel (for callers that list it as a candidate). */
-export const answerHits = new WeakMap<StreetAnswer, Hit>();
-
 function answer(
   status: StreetAnswer["status"],
   top: Hit | null,
@@ -88,7 +85,6 @@ function answer(
     matchConfidence: top ? confidence : 0,
     candidates: candidates.slice(0, MAX_CANDIDATES),
   };
-  if (top) answerHits.set(result, top);
   return result;
 }
 

@@ -4,7 +4,7 @@ import type { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
 import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
-import { answerHits, candidateOf, matchStreet, notFound } from "./match-ladder.js";
+import { candidateOf, matchStreet, notFound } from "./match-ladder.js";
 import {
   cleanText,
   normalizeDirectional,
@@ -53,6 +53,8 @@ export function normalizeQuery(request: LookupRequest): LookupQuery {
 /** Fuzzy answers rank below every exact one (DECISIONS.md "Fuzzy"): scaled by this, less per edit. */
 const FUZZY_FACTOR = 0.7;
 const FUZZY_PER_EDIT = 0.1;
+/** Deletion indexes of whole cities kept (a city's is built on its first near-miss lookup). */
+const CITY_MATCHERS = 256;
 
 interface Place {
   chunks: number[];
@@ -63,6 +65,7 @@ interface Place {
 export class ParcelLookup {
   private readonly streetMaps = new WeakMap<DecodedChunk, Map<string, [number, number]>>();
   private readonly matchers = new WeakMap<DecodedChunk, StreetMatcher>();
+  private readonly cityMatchers = new Map<string, StreetMatcher>();
 
   constructor(private readonly gazetteer: Gazetteer) {}
 
@@ -75,6 +78,7 @@ export class ParcelLookup {
     const place = this.locate(build, query);
     if ("error" in place) return place;
     if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
+    if (!place.singleZip) place.chunks = await this.cityChunks(build, query.streetName, place.chunks);
     const started = process.hrtime.bigint();
     const cached = place.chunks.map((index) => build.cachedChunk(index));
     const chunks = cached.every((chunk) => chunk !== undefined)
@@ -96,6 +100,25 @@ export class ParcelLookup {
       readPath,
     });
     return withPlace(answer, place);
+  }
+
+  /**
+   * The chunks of a city worth reading, from the build's street dictionary: those that have the
+   * street, else those that have a near miss of it (so `searched` names what was read).
+   */
+  private async cityChunks(build: IndexBuild, name: string, chunks: number[]): Promise<number[]> {
+    const dictionary = await build.streets();
+    const exact = chunks.filter((chunk) => dictionary.has(chunk, name));
+    if (exact.length > 0) return exact;
+    const key = `${build.buildId}|${chunks.join(",")}`;
+    let matcher = this.cityMatchers.get(key);
+    if (!matcher) {
+      if (this.cityMatchers.size >= CITY_MATCHERS) this.cityMatchers.clear();
+      matcher = new StreetMatcher([...new Set(chunks.flatMap((chunk) => dictionary.streetsOf(chunk)))]);
+      this.cityMatchers.set(key, matcher);
+    }
+    const near = matcher.near(name).map((street) => street.name);
+    return chunks.filter((chunk) => near.some((street) => dictionary.has(chunk, street)));
   }
 
   /** The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one. */
@@ -149,10 +172,10 @@ export class ParcelLookup {
       }
     }
     const found = [...near.values()]
-      .map((street) => ({
-        street,
-        answer: matchStreet(query, this.street(chunks, street.name)!, singleZip, true),
-      }))
+      .map((street) => {
+        const rows = this.street(chunks, street.name)!;
+        return { street, rows, answer: matchStreet(query, rows, singleZip, true) };
+      })
       .filter((result) => result.answer.status !== "not_found")
       .sort((a, b) => a.street.distance - b.street.distance);
     // Only a street with the same digits can answer; any street with a fit within one more edit
@@ -164,7 +187,9 @@ export class ParcelLookup {
     if (contenders.length === 1) return scaled(best.answer, factor);
     const candidates = contenders
       .flatMap((result) => {
-        const top = answerHits.get(result.answer);
+        // The contender's own parcel is its answer's top-level one, found again among its rows.
+        const id = result.answer.service_id;
+        const top = id ? result.rows.all().find((hit) => `adr_${hit.chunk.id(hit.row)}` === id) : undefined;
         return top ? [candidateOf(top, result.answer.matchConfidence)] : result.answer.candidates;
       })
       .map((candidate) => ({

@@ -29,6 +29,7 @@ export class StoredParcelIndex implements ParcelIndex {
   private build: IndexBuild | undefined;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
+  private retiring: string | undefined;
   readonly cache: ByteLru;
   private readonly matcher: ParcelLookup;
 
@@ -75,6 +76,9 @@ export class StoredParcelIndex implements ParcelIndex {
     await next.streets(); // fail here, not on a request, when the new build is unreadable
     const previous = this.build;
     this.build = next;
+    // Requests may still be finishing on the previous build; the one before it is done with.
+    if (this.retiring) this.cache.evictPrefix(`${this.retiring}/`);
+    this.retiring = previous?.buildId;
     this.options.onSwitch?.(previous?.buildId ?? null, next.buildId);
   }
 

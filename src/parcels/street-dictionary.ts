@@ -30,6 +30,7 @@ export class StreetDictionary {
   readonly names: string[] = [];
   /** Per chunk (manifest order), indexes into `names`. */
   readonly chunkStreets: Uint32Array[] = [];
+  private nameIndex: Map<string, number> | undefined;
 
   constructor(data: Buffer) {
     let at = 0;
@@ -45,6 +46,24 @@ export class StreetDictionary {
       const count = u32();
       this.chunkStreets.push(Uint32Array.from({ length: count }, () => u32()));
     }
+  }
+
+  /** Whether a chunk holds a street (its name indexes are ascending: binary search). */
+  has(chunk: number, name: string): boolean {
+    this.nameIndex ??= new Map(this.names.map((street, i) => [street, i]));
+    const wanted = this.nameIndex.get(name);
+    const streets = this.chunkStreets[chunk];
+    if (wanted === undefined || !streets) return false;
+    let low = 0;
+    let high = streets.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const value = streets[middle] ?? 0;
+      if (value === wanted) return true;
+      if (value < wanted) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 
   /** Street names of one chunk. */

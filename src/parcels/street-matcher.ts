@@ -1,20 +1,21 @@
-import { deletions, editDistance } from "./edit-distance.js";
+import { damerauDistance, deletions } from "./edit-distance.js";
 
 /**
  * Near-miss street names within one chunk, by symmetric deletion (SymSpell, Wolf Garbe 2012):
  * every street name is indexed under all its deletions of up to MAX_EDITS characters; a query's
  * own deletions then find every name within that many edits without scanning the chunk, and each
- * candidate is verified with the true edit distance (edit-distance.ts). Typos, transpositions,
+ * candidate is verified with the Damerau–Levenshtein distance (edit-distance.ts). Typos, transpositions,
  * missing or doubled letters and spacing (`OAKHILL` / `OAK HILL`) are all one or two edits.
  */
 export const MAX_EDITS = 2;
 
 /**
- * The edit budget for a name: short names tolerate one edit, longer ones two. Numbered streets
- * (`14TH`) get two because their digits are guarded separately (`sameDigits`).
+ * The edit budget for a name: names of three letters or fewer tolerate one edit (two edits of `OAK`
+ * make another word), longer ones two. Numbered streets (`14TH`) get two because their digits are
+ * guarded separately (`sameDigits`).
  */
 export function editBudget(name: string): number {
-  return /\d/.test(name) || name.replace(/ /g, "").length > 4 ? MAX_EDITS : 1;
+  return /\d/.test(name) || name.replace(/ /g, "").length > 3 ? MAX_EDITS : 1;
 }
 
 /**
@@ -60,7 +61,8 @@ export class StreetMatcher {
         if (seen.has(name) || name === query) continue;
         seen.add(name);
         const budget = editBudget(name);
-        const distance = editDistance(query, name, budget);
+        if (Math.abs(query.length - name.length) > budget) continue;
+        const distance = damerauDistance(query, name);
         if (distance <= budget) found.push({ name, distance, sameDigits: sameDigits(query, name) });
       }
     }

@@ -219,69 +219,81 @@ function streetNames(random: () => number, count: number): string[] {
 
 /**
  * The parcels of one ZIP, version 1 or 2. Deterministic in (place, count, version).
- * About 1 in 40 situs addresses is a building; 1 in 100 parcels has no situs address.
+ * About 1 in 48 situs addresses is a building; 1 in 97 has no situs address.
  */
 export function generateZip(place: Place, count: number, version: 1 | 2 = 1): SyntheticParcel[] {
   const random = seededRandom(Number(place.zip5) * 7919 + 17);
-  const names = streetNames(random, Math.max(4, Math.ceil(count / 120)));
-  const suffixOf = new Map(
-    names.map((name) => [name, SUFFIXES[Math.floor(random() * SUFFIXES.length)] ?? "ST"]),
-  );
-  const fips = syntheticFips(place);
+  const zip = new ZipParcels(place, random, Math.max(4, Math.ceil(count / 120)));
   const parcels: SyntheticParcel[] = [];
-  const base = (apn: string, lat: number, lon: number): SyntheticParcel => ({
-    apn,
-    fips,
-    addressNumber: "",
-    predirectional: "",
-    streetName: "",
-    streetSuffix: "",
-    occupancyType: "",
-    occupancyId: "",
-    city: place.city,
-    state: place.state,
-    zip5: place.zip5,
-    lat,
-    lon,
-    parentApns: "",
-  });
-  let lot = 0;
-  const nextApn = (): string =>
-    `${place.zip5}-${String(Math.floor(lot / 100)).padStart(3, "0")}-${String(lot++ % 100).padStart(2, "0")}`;
-  for (let situs = 0; parcels.length < count; situs++) {
-    const name = names[situs % names.length] ?? "OAK";
-    const number = String(100 + 2 * Math.floor(situs / names.length) + (situs % 2));
-    const lat = Math.round((place.lat + (random() - 0.5) * 0.04) * 1e7) / 1e7;
-    const lon = Math.round((place.lon + (random() - 0.5) * 0.04) * 1e7) / 1e7;
-    const address = (parcel: SyntheticParcel, unit = ""): SyntheticParcel =>
-      Object.assign(parcel, {
-        addressNumber: number,
-        streetName: name,
-        streetSuffix: suffixOf.get(name) ?? "ST",
-        occupancyType: unit ? "UNIT" : "",
-        occupancyId: unit,
-      });
-    const kind = situs % 97;
-    if (kind === 13)
-      parcels.push(base(nextApn(), lat, lon)); // no situs address
-    else if (kind === 29 || kind === 71) {
-      // condo building: its own parcel (29) or unit parcels only (71)
-      if (kind === 29) parcels.push(address(base(nextApn(), lat, lon)));
-      const units = 2 + Math.floor(random() * 10);
-      for (let unit = 1; unit <= units; unit++)
-        parcels.push(address(base(nextApn(), lat, lon), String(100 + unit)));
-    } else {
-      parcels.push(address(base(nextApn(), lat, lon)));
-      if (kind === 47) {
-        // the same number and street with a second suffix
-        const other = address(base(nextApn(), lat, lon));
-        other.streetSuffix = other.streetSuffix === "AVE" ? "ST" : "AVE";
-        parcels.push(other);
-      }
-    }
-  }
+  for (let situs = 0; parcels.length < count; situs++) parcels.push(...zip.atSitus(situs));
   parcels.length = count;
   return version === 1 ? parcels : secondVersion(parcels, random);
+}
+
+/** The streets of one ZIP and the parcels at each of its situs addresses, in order. */
+class ZipParcels {
+  private readonly names: string[];
+  private readonly suffixOf: Map<string, string>;
+  private readonly fips: string;
+  private lot = 0;
+
+  constructor(
+    private readonly place: Place,
+    private readonly random: () => number,
+    streets: number,
+  ) {
+    this.names = streetNames(random, streets);
+    this.suffixOf = new Map(
+      this.names.map((name) => [name, SUFFIXES[Math.floor(random() * SUFFIXES.length)] ?? "ST"]),
+    );
+    this.fips = syntheticFips(place);
+  }
+
+  /** Situs `n`: streets take turns, numbers climb; every 97th situs is one of the special cases. */
+  atSitus(n: number): SyntheticParcel[] {
+    const name = this.names[n % this.names.length] ?? "OAK";
+    const number = String(100 + 2 * Math.floor(n / this.names.length) + (n % 2));
+    const lat = Math.round((this.place.lat + (this.random() - 0.5) * 0.04) * 1e7) / 1e7;
+    const lon = Math.round((this.place.lon + (this.random() - 0.5) * 0.04) * 1e7) / 1e7;
+    const at = (unit = ""): SyntheticParcel => this.parcel(lat, lon, { number, name, unit });
+    const kind = n % 97;
+    if (kind === 13) return [this.parcel(lat, lon)]; // no situs address
+    if (kind === 29 || kind === 71) {
+      // condo building: its own parcel and unit parcels (29), or unit parcels only (71)
+      const own = kind === 29 ? [at()] : [];
+      const units = 2 + Math.floor(this.random() * 10);
+      return [...own, ...Array.from({ length: units }, (_, i) => at(String(101 + i)))];
+    }
+    const first = at();
+    if (kind !== 47) return [first];
+    const other = at(); // the same number and street with a second suffix
+    other.streetSuffix = other.streetSuffix === "AVE" ? "ST" : "AVE";
+    return [first, other];
+  }
+
+  private parcel(
+    lat: number,
+    lon: number,
+    address?: { number: string; name: string; unit: string },
+  ): SyntheticParcel {
+    const apn = `${this.place.zip5}-${String(Math.floor(this.lot / 100)).padStart(3, "0")}-${String(this.lot++ % 100).padStart(2, "0")}`;
+    return {
+      apn,
+      fips: this.fips,
+      addressNumber: address?.number ?? "",
+      predirectional: "",
+      streetName: address?.name ?? "",
+      streetSuffix: address ? (this.suffixOf.get(address.name) ?? "ST") : "",
+      occupancyType: address?.unit ? "UNIT" : "",
+      occupancyId: address?.unit ?? "",
+      city: this.place.city,
+      state: this.place.state,
+      zip5: this.place.zip5,
+      lat,
+      lon,
+      parentApns: "",
+    };
+  }
 }
 
 /**

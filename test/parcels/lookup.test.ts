@@ -240,14 +240,26 @@ const CASES: Case[] = [
     },
     status: "matched",
     apn: "W1",
-    extra: { readPath: "whole", searched: ["zip:94704", "zip:94709"] },
+    extra: { readPath: "whole", searched: ["zip:94709"] },
   },
   {
     name: "city alone, one state",
     request: { addressNumber: "70", streetName: "WASHINGTN", zip5: undefined, city: "BERKELEY" },
     status: "matched",
     apn: "W1",
-    extra: { readPath: "fuzzy", state_inferred: "CA", fuzzy: true },
+    extra: { readPath: "fuzzy", state_inferred: "CA", fuzzy: true, searched: ["zip:94709"] },
+  },
+  {
+    name: "a street no ZIP of the city has: only the street dictionary is read",
+    request: {
+      addressNumber: "1",
+      streetName: "NOSUCHSTREET",
+      zip5: undefined,
+      city: "BERKELEY",
+      state: "CA",
+    },
+    status: "not_found",
+    extra: { readPath: "fuzzy", searched: [] },
   },
   {
     name: "unknown city",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { editDistance } from "../../src/parcels/edit-distance.js";
+import { damerauDistance, editDistance } from "../../src/parcels/edit-distance.js";
 import { editBudget, sameDigits, StreetMatcher } from "../../src/parcels/street-matcher.js";
 
 /** The textbook optimal string alignment distance, full matrix, no cut-off: the oracle. */
@@ -34,6 +34,22 @@ test("the bounded edit distance agrees with the full-matrix oracle up to its bou
   assert.equal(editDistance("OAKHILL", "OAK HILL", 2), 1, "so is a space");
 });
 
+test("Damerau–Levenshtein: symmetric, never above the restricted distance, transpositions after edits", () => {
+  fc.assert(
+    fc.property(name, name, (a, b) => {
+      const distance = damerauDistance(a, b);
+      assert.equal(distance, damerauDistance(b, a));
+      assert.ok(distance <= naiveDistance(a, b));
+      assert.ok(distance >= Math.abs(a.length - b.length));
+      assert.equal(distance === 0, a === b);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.equal(damerauDistance("LINCOLN", "LINCNO"), 2, "drop L, swap ON (restricted: 3)");
+  assert.equal(damerauDistance("CA", "ABC"), 2);
+  assert.equal(damerauDistance("KITTEN", "SITTING"), 3);
+});
+
 test("the deletion index finds exactly the streets a brute-force scan finds", () => {
   fc.assert(
     fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 25 }), name, (streets, query) => {
@@ -44,7 +60,7 @@ test("the deletion index finds exactly the streets a brute-force scan finds", ()
         .sort();
       const expected = streets
         .filter((s) => s !== query)
-        .map((s) => [s, naiveDistance(query, s)] as const)
+        .map((s) => [s, damerauDistance(query, s)] as const)
         .filter(([s, distance]) => distance <= editBudget(s))
         .map(([s, distance]) => `${s}:${distance}`)
         .sort();
