@@ -5,20 +5,30 @@ import type { Config } from "./config.js";
 import { openConfiguredIndex } from "./parcels/configured-index.js";
 import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "./parse/model-parser.js";
 import { RuleParser } from "./parse/rule-parser.js";
+import type { Parser } from "./parse/parser.js";
 import type { Services } from "./services.js";
 
 export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
 
-/** Builds the services of the running service from its configuration. */
-export async function buildServices(config: Config, log: Logger): Promise<Services> {
-  mkdirSync(config.DATA_DIR, { recursive: true });
+/** The parser the service answers with: the trained model, the rule-based parser as fallback. */
+export function openParser(
+  config: Pick<Config, "PARSER_MODEL_FILE">,
+  warn: (message: string) => void,
+): Parser {
   const parser = new ModelParser(
     new RuleParser({ preloadGazetteer: true }),
     loadModelFile(config.PARSER_MODEL_FILE ?? DEFAULT_MODEL_FILE),
   );
   if (parser.unavailableReason !== undefined) {
-    log.warn({ reason: parser.unavailableReason }, "parser model unavailable: the rule-based parser answers");
+    warn(`parser model unavailable (${parser.unavailableReason}): the rule-based parser answers`);
   }
+  return parser;
+}
+
+/** Builds the services of the running service from its configuration. */
+export async function buildServices(config: Config, log: Logger): Promise<Services> {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  const parser = openParser(config, (message) => log.warn(message));
   const accounts = await openAccountServices(config, log);
   const parcels = await openConfiguredIndex(config, log);
   return {

@@ -4,7 +4,8 @@ import type { Readable } from "node:stream";
 import type { ParseAnswer } from "../parse/parse-answer.js";
 import { MAX_LINE_LENGTH, STRING_COMPONENTS } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";
-import { RuleParser } from "../parse/rule-parser.js";
+import { openParser } from "../composition.js";
+import { loadConfig } from "../config.js";
 import { formatCsvRecord, isOpenRecord, parseCsvRecord } from "./csv.js";
 import { Progress } from "./progress.js";
 
@@ -51,7 +52,8 @@ export const parseCommand = {
       process.stderr.write(options === "" ? USAGE : `situs parse: ${options}\n\n${USAGE}`);
       return options === "" ? 0 : 2;
     }
-    const parser = new RuleParser();
+    // The same parser as the API: the trained model with the rule-based fallback.
+    const parser = openParser(loadConfig(), (message) => process.stderr.write(`situs parse: ${message}\n`));
     if (options.input === undefined) {
       process.stdout.write(`${JSON.stringify(parser.parse(options.line!), null, 2)}\n`);
       return 0;

@@ -30,6 +30,9 @@ export function labelProblem(tokens: readonly Token[], labels: readonly Label[])
     if ((run.label === "zip5" || run.label === "state") && before && after)
       return `a ${run.label} inside the street`;
   }
+  // A route number needs its designator (RR, HC, PSC…): without it the route cannot be written.
+  if (labels.includes("ruralRouteId") && !labels.includes("ruralRouteType"))
+    return "a route number without its designator";
   const firstZip4 = labels.indexOf("zip4");
   if (firstZip4 >= 0 && !labels.slice(0, firstZip4).includes("zip5")) return "a ZIP+4 add-on without a ZIP";
   const names = runs.map((run, index) => ({ run, index })).filter(({ run }) => run.label === "streetName");
