@@ -229,6 +229,12 @@ export function accountsConformance(
       assert.equal(team.monthSpendMicros, 2 * 5000);
       const report = await usageReport(database.db, teamId);
       assert.deepEqual(report.byOperation, [{ operation: "lookup", requests: 2, spendMicros: 10_000 }]);
+      const stranger = await newTeam();
+      assert.deepEqual(
+        (await usageReport(database.db, stranger.teamId)).byOperation,
+        [],
+        "no other team's usage",
+      );
     });
 
     test("keys are stored only as hash and prefix, and never reach the logs", async () => {
