@@ -83,24 +83,35 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-export async function run(argv: string[]): Promise<number> {
+/** Where the command writes: the process's streams, or a test's. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const STANDARD: Output = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+export async function run(argv: string[], io: Output = STANDARD): Promise<number> {
   const [first, second, ...rest] = argv;
   const twoWords = `${first} ${second}`;
   const name = HANDLERS[twoWords] ? twoWords : first;
   const handler = name === undefined ? undefined : HANDLERS[name];
   if (!handler) {
-    process.stderr.write(HELP);
+    io.err(HELP);
     return first === undefined || first === "--help" ? 0 : 2;
   }
   const args = parseArgs(name === twoWords ? rest : [second, ...rest].filter((a) => a !== undefined));
   const db = await openDatabase(loadConfig());
   try {
     const output = await handler(new AccountAdmin(db), db, args);
-    if (output !== "") process.stdout.write(`${output}\n`);
+    if (output !== "") io.out(`${output}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof AdminError)) throw error;
-    process.stderr.write(`situs admin: ${error.message}\n`);
+    io.err(`situs admin: ${error.message}\n`);
     return 1;
   } finally {
     await db.close();
