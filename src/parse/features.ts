@@ -7,8 +7,8 @@ import { wordClasses } from "./word-classes.js";
  * a 32-bit value (a word's hash, a bit index, a bucket). Keys are hashed, not spelled out as
  * strings, so extraction allocates almost nothing; the trained model keeps a dictionary of the
  * keys seen in training (src/parse/crf/feature-dictionary.ts) and ignores the rest. With 32-bit
- * keys and ~10^5 features, a collision between two training features has probability ~10^-4 per
- * model (birthday bound); a collision only merges two features' weights.
+ * keys and ~25,000 kept features, some two of them collide with probability ≈ 7% per model
+ * (birthday bound, n²/2³³); a collision only merges two features' weights.
  */
 export interface FeatureConfig {
   /** Bump when templates change: a model trained under another version is refused. */

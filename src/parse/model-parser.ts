@@ -88,9 +88,12 @@ export class ModelParser implements Parser {
       extraWarnings: guess === undefined ? [] : [guess],
     };
     const answer = assemble(parse);
-    // An answer of undeterminable type is no usable address however sure its labels are: its
-    // confidence is capped below the low_confidence threshold, as the rules do (docs/parser.md).
-    if (answer.type !== "ambiguous" || answer.confidence < AMBIGUOUS_TYPE_CAP) return answer;
+    // An intersection, or a line of nothing but place words, is no usable address however sure
+    // its labels are: its confidence is capped below the low_confidence threshold, as the rules
+    // do (docs/parser.md "Confidence"). A firm with its place (`BUDD INSURANCE AGENCY COLDWATER
+    // MI`) is a plain reading and keeps the model's confidence.
+    const capped = answer.type === "ambiguous" && answer.components.firm === undefined;
+    if (!capped || answer.confidence < AMBIGUOUS_TYPE_CAP) return answer;
     return assemble({ ...parse, confidence: AMBIGUOUS_TYPE_CAP });
   }
 

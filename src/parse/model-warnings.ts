@@ -1,4 +1,5 @@
 import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../usps/usps.js";
+import { usGazetteer } from "./gazetteer.js";
 import type { Label } from "./labels.js";
 import type { Warning } from "./parse-answer.js";
 import { COMMON_SUFFIXES } from "./rules/word-classes.js";
@@ -10,11 +11,14 @@ import type { Token } from "./token.js";
  * comma between, and what ends the street is either a rare suffix word (`103 MAPLE ARCADE
  * ANYTOWN`) or no suffix at all (`123 BROADWAY NEW YORK`): the boundary is then a guess
  * whatever the labeller. A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a
- * leading type word (`AVENUE B`, `CALLE A`) marks its own end and raises nothing.
+ * leading type word (`AVENUE B`, `CALLE A`) marks its own end and raises nothing; so does a
+ * city the gazetteer knows (`123 BROADWAY NEW YORK NY`), and an intersection (no street to end).
  */
 export function streetCityGuess(tokens: readonly Token[], labels: readonly Label[]): Warning | undefined {
+  if (labels.includes("intersection")) return undefined;
   for (let i = 1; i < tokens.length; i++) {
     if (labels[i] !== "city" || tokens[i]!.boundaryBefore) continue;
+    if (isKnownCity(tokens, labels, i)) return undefined;
     const before = labels[i - 1];
     if (before === "streetSuffix") {
       const standard = standardSuffix(tokens[i - 1]!.text);
@@ -34,6 +38,15 @@ export function streetCityGuess(tokens: readonly Token[], labels: readonly Label
     return selfEnding ? undefined : warning(tokens, q, Math.min(q + 1, tokens.length - 1));
   }
   return undefined;
+}
+
+/** The city run starting at `from` is a known US city name: the boundary is no guess then. */
+function isKnownCity(tokens: readonly Token[], labels: readonly Label[], from: number): boolean {
+  let name = tokens[from]!.text;
+  for (let k = from + 1; k < tokens.length && labels[k] === "city" && !tokens[k]!.boundaryBefore; k++) {
+    name += ` ${tokens[k]!.text}`;
+  }
+  return usGazetteer().isCityName(name);
 }
 
 function warning(tokens: readonly Token[], from: number, to: number): Warning {

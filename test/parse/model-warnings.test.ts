@@ -17,8 +17,19 @@ test("a rare suffix or no suffix running into the city is flagged, with its span
     "Arcade Anytown",
   );
   assert.equal(
+    guess("123 Broadway Anytown CA 90210", ["addressNumber", "streetName", ...tail]),
+    "Broadway Anytown",
+  );
+});
+
+test("a city the gazetteer knows, or an intersection, fixes the boundary: nothing raised", () => {
+  assert.equal(
     guess("123 Broadway New York NY 10001", ["addressNumber", "streetName", "city", ...tail]),
-    "Broadway New",
+    undefined,
+  );
+  assert.equal(
+    guess("Main and Elm Anytown IL", ["streetName", "intersection", "streetName", "city", "state"]),
+    undefined,
   );
 });
 
