@@ -40,6 +40,11 @@ function usage(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `situs export | head`: a reader that stops early is normal, not an error to report.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(usage());

@@ -151,6 +151,20 @@ describe("bin/situs", () => {
     assert.match(result.stdout, /DATA_DIR/);
   });
 
+  test("a reader that stops early (situs ... | head) ends the command quietly", async () => {
+    const child = spawn(process.execPath, [BIN, "parse", "--input", "-"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.once("data", () => child.stdout!.destroy()); // like `head -1`
+    child.stdin!.on("error", () => {}); // the command may be gone before it read all its input
+    child.stdin!.end("1 MAIN ST, SPRINGFIELD IL 62701\n".repeat(50_000));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE/);
+  });
+
   test("an unknown command exits 2 with usage", () => {
     const result = spawnSync(process.execPath, [BIN, "frobnicate"], { encoding: "utf8" });
     assert.equal(result.status, 2);
