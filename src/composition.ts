@@ -1,59 +1,42 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
-import { generateApiKey } from "./accounts/api-keys.js";
-import {
-  MemoryAccountStore,
-  MemoryKeyGuessLimiter,
-  MemoryRequestLog,
-  MemoryUsageLedger,
-} from "./accounts/memory-accounts.js";
+import { openAccounts } from "./accounts/accounts-backend.js";
+import { ensureDemoTeam } from "./accounts/sql/demo-team.js";
 import type { Config } from "./config.js";
 import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
 import { PlaceholderParser } from "./parse/placeholder-parser.js";
 import type { Services } from "./services.js";
 
-export const DEMO_TEAM_ID = "team_demo";
+export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
 
 /** Builds the services of the running service from its configuration. */
 export async function buildServices(config: Config, log: Logger): Promise<Services> {
   mkdirSync(config.DATA_DIR, { recursive: true });
-  const accounts = new MemoryAccountStore();
-  accounts.addTeam({ teamId: DEMO_TEAM_ID });
-  accounts.addKey(DEMO_TEAM_ID, demoApiKey(config, log), "key_demo");
-  const usage = new MemoryUsageLedger();
-  const requestLog = new MemoryRequestLog();
-  const keyGuesses = new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT);
+  const backend = await openAccounts(config, log);
+  await announceDemoKey(await ensureDemoTeam(backend.db, config.DEMO_API_KEY), log);
   return {
     parser: new PlaceholderParser(),
     parcels: new EmptyParcelIndex(),
-    accounts,
-    usage,
-    requestLog,
-    keyGuesses,
+    accounts: backend.accounts,
+    usage: backend.usage,
+    requestLog: backend.requestLog,
+    keyGuesses: backend.keyGuesses,
     prices: {
       parse: config.PRICE_PARSE_MICROS,
       lookup: config.PRICE_LOOKUP_MICROS,
       lookup_by_id: config.PRICE_LOOKUP_BY_ID_MICROS,
     },
     keyCheckTimeoutMs: config.KEY_CHECK_TIMEOUT_MS,
-    async close() {
-      await Promise.all([accounts.close(), usage.close(), requestLog.close(), keyGuesses.close()]);
-    },
+    close: () => backend.close(),
   };
 }
 
 /**
- * The demo team's key: DEMO_API_KEY when set, else the one created on first start in DATA_DIR.
- * It is printed when created so a fresh checkout can call the API at once.
+ * The demo key is printed once, when the demo team is created on an empty database; only its
+ * hash is stored, so it cannot be shown again (create another with `situs admin key create`).
  */
-function demoApiKey(config: Config, log: Logger): string {
-  if (config.DEMO_API_KEY !== undefined) return config.DEMO_API_KEY;
-  const file = join(config.DATA_DIR, "demo-api-key");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const key = generateApiKey().secret;
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  log.info({ keyFile: file }, "created the demo team and its API key");
-  process.stderr.write(`\nDemo API key (created now, kept in ${file}):\n  ${key}\n\n`);
-  return key;
+async function announceDemoKey(secret: string | null, log: Logger): Promise<void> {
+  if (secret === null) return;
+  log.info("created the demo team and its API key (printed once on stderr)");
+  process.stderr.write(`\nDemo API key (shown only now; only its hash is stored):\n  ${secret}\n\n`);
 }

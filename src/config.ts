@@ -68,6 +68,37 @@ const SCHEMA = {
     "250",
     integer(0, 60_000),
   ),
+  DATABASE_URL: entry(
+    "PostgreSQL URL of the accounts database; unset: embedded PGlite in DATA_DIR/accounts.",
+    undefined,
+    text,
+  ),
+  REDIS_URL: entry(
+    "Redis URL sharing the unrecognized-key limit across replicas; unset: in memory.",
+    undefined,
+    text,
+  ),
+  DATABASE_TIMEOUT_MS: entry(
+    "Longest an accounts database statement may take before it fails (then 503 unavailable).",
+    "2000",
+    integer(100, 60_000),
+  ),
+  KEY_CACHE_TTL_MS: entry(
+    "Longest a key verdict is reused while change notifications flow (without them: 1000).",
+    "30000",
+    integer(0, 3_600_000),
+  ),
+  TEAM_REFRESH_MS: entry(
+    "Longest a team's standing (paused, credit, month spend) is reused before it is re-read.",
+    "1000",
+    integer(0, 60_000),
+  ),
+  USAGE_COMMIT_WINDOW_MS: entry(
+    "Group commit: how long a billed answer waits for others before their usage rows are written.",
+    "2",
+    integer(0, 1000),
+  ),
+  REQUEST_LOG_RETENTION_DAYS: entry("Days request logs are kept.", "30", integer(1, 3650)),
   PRICE_PARSE_MICROS: entry(
     "Price of one billed parse, in micro-units of the currency.",
     "1000",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +28,9 @@ interface Running {
 /** Starts the service and resolves once it logs the address it listens on. */
 function start(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, [BIN, "serve"], {
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    // Shedding off: the embedded PGlite runs its start-up statements on the event loop, which
+    // can read as overload for the first requests on a loaded machine (reported to the lead).
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", SHED_EVENT_LOOP_DELAY_MS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -69,7 +71,6 @@ describe("bin/situs serve", () => {
     const first = await start({ DATA_DIR: dataDir });
     const key = /Demo API key[^\n]*\n\s+(\S+)/.exec(first.stderr())?.[1];
     assert.ok(key, `key printed: ${first.stderr()}`);
-    assert.equal(readFileSync(join(dataDir, "demo-api-key"), "utf8").trim(), key);
     assert.equal((await parse(first.url, key)).status, 200);
     assert.equal(await stop(first), 0);
 

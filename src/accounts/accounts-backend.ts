@@ -1,0 +1,97 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { KeyGuessLimiter } from "./accounts.js";
+import { MemoryKeyGuessLimiter } from "./memory-accounts.js";
+import { RedisKeyGuessLimiter } from "./redis-key-guess-limiter.js";
+import { AccountAdmin } from "./sql/account-admin.js";
+import type { Database } from "./sql/database.js";
+import { GroupCommitUsageLedger } from "./sql/group-commit-ledger.js";
+import { migrate } from "./sql/migrations.js";
+import { PgliteDatabase } from "./sql/pglite-database.js";
+import { PostgresDatabase } from "./sql/postgres-database.js";
+import { SqlAccountStore } from "./sql/sql-account-store.js";
+import { SqlRequestLog } from "./sql/sql-request-log.js";
+
+export type AccountsConfig = Pick<
+  Config,
+  | "DATA_DIR"
+  | "DATABASE_URL"
+  | "DATABASE_TIMEOUT_MS"
+  | "REDIS_URL"
+  | "UNKNOWN_KEY_LIMIT"
+  | "KEY_CACHE_TTL_MS"
+  | "TEAM_REFRESH_MS"
+  | "USAGE_COMMIT_WINDOW_MS"
+  | "REQUEST_LOG_RETENTION_DAYS"
+>;
+
+/** Opens the accounts database named by the configuration and brings its schema up to date. */
+export async function openDatabase(config: AccountsConfig): Promise<Database> {
+  const db =
+    config.DATABASE_URL === undefined
+      ? await PgliteDatabase.open(join(config.DATA_DIR, "accounts"))
+      : new PostgresDatabase({ url: config.DATABASE_URL, timeoutMs: config.DATABASE_TIMEOUT_MS });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  return db;
+}
+
+export interface AccountsBackend {
+  db: Database;
+  accounts: SqlAccountStore;
+  usage: GroupCommitUsageLedger;
+  requestLog: SqlRequestLog;
+  keyGuesses: KeyGuessLimiter;
+  admin: AccountAdmin;
+  close(): Promise<void>;
+}
+
+/** Everything accounts on one database: key store, usage ledger, request log, limiter, admin. */
+export async function openAccounts(
+  config: AccountsConfig,
+  log?: Logger,
+  db?: Database,
+): Promise<AccountsBackend> {
+  const database = db ?? (await openDatabase(config));
+  const accounts = await SqlAccountStore.open(database, {
+    keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+    teamRefreshMs: config.TEAM_REFRESH_MS,
+  });
+  const usage = new GroupCommitUsageLedger(database, {
+    windowMs: config.USAGE_COMMIT_WINDOW_MS,
+    maxBatch: 2000,
+    maxInFlight: database.kind === "postgres" ? 4 : 1,
+    onDurable: (records) => accounts.noteSpend(records),
+    ...(log ? { log } : {}),
+  });
+  const requestLog = new SqlRequestLog(database, {
+    flushMs: 500,
+    maxBatch: 2000,
+    retentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+    ...(log ? { log } : {}),
+  });
+  const keyGuesses =
+    config.REDIS_URL === undefined
+      ? new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT)
+      : new RedisKeyGuessLimiter({ url: config.REDIS_URL, limit: config.UNKNOWN_KEY_LIMIT });
+  return {
+    db: database,
+    accounts,
+    usage,
+    requestLog,
+    keyGuesses,
+    admin: new AccountAdmin(database),
+    async close() {
+      // Answers first (usage), then logs, then the connections they all use.
+      await usage.close();
+      await requestLog.close();
+      await Promise.all([accounts.close(), keyGuesses.close()]);
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { Operation } from "../accounts.js";
+import { monthOf } from "./account-changes.js";
+import { toNumber } from "./database.js";
+import type { Queryable } from "./database.js";
+
+/**
+ * Reads for the operator and the portal. Every one takes the team ID as its first, mandatory
+ * filter: there is no query that reads across teams, so a team can never see another's data.
+ */
+export interface RequestLogFilter {
+  from?: Date;
+  to?: Date;
+  status?: number;
+  errorCode?: string;
+  requestId?: string;
+  limit?: number;
+}
+
+export interface RequestLogRow {
+  requestId: string;
+  keyId: string;
+  method: string;
+  path: string;
+  status: number;
+  errorCode: string | null;
+  latencyMs: number;
+  at: Date;
+}
+
+/** The team's request log, newest first, filtered by time, status, error code and request ID. */
+export async function queryRequestLogs(
+  db: Queryable,
+  teamId: string,
+  filter: RequestLogFilter = {},
+): Promise<RequestLogRow[]> {
+  const params: unknown[] = [teamId];
+  const where = ["team_id = $1"];
+  const add = (condition: string, value: unknown): void => {
+    params.push(value);
+    where.push(condition.replace("?", `$${params.length}`));
+  };
+  if (filter.from) add("at >= ?", filter.from.toISOString());
+  if (filter.to) add("at < ?", filter.to.toISOString());
+  if (filter.status !== undefined) add("status = ?", filter.status);
+  if (filter.errorCode !== undefined) add("error_code = ?", filter.errorCode);
+  if (filter.requestId !== undefined) add("request_id = ?", filter.requestId);
+  params.push(Math.min(Math.max(filter.limit ?? 100, 1), 10_000));
+  const rows = await db.query<{
+    request_id: string;
+    key_id: string;
+    method: string;
+    path: string;
+    status: number;
+    error_code: string | null;
+    latency_ms: number;
+    at: string | Date;
+  }>(
+    `SELECT request_id, key_id, method, path, status, error_code, latency_ms, at
+       FROM request_logs WHERE ${where.join(" AND ")} ORDER BY at DESC, request_id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((row) => ({
+    requestId: row.request_id,
+    keyId: row.key_id,
+    method: row.method,
+    path: row.path,
+    status: Number(row.status),
+    errorCode: row.error_code,
+    latencyMs: Number(row.latency_ms),
+    at: new Date(row.at),
+  }));
+}
+
+export interface UsageReport {
+  teamId: string;
+  month: string;
+  byOperation: Array<{ operation: Operation; requests: number; spendMicros: number }>;
+  monthSpendMicros: number;
+}
+
+/** Billed requests and spend of one calendar month (UTC) by operation; voided rows excluded. */
+export async function usageReport(
+  db: Queryable,
+  teamId: string,
+  month = monthOf(new Date()),
+): Promise<UsageReport> {
+  const rows = await db.query<{ operation: Operation; requests: unknown; spend: unknown }>(
+    `SELECT operation, count(*) AS requests, sum(price_micros) AS spend
+       FROM usage_records
+      WHERE team_id = $1 AND NOT voided 
+        AND at >= ($2::date::timestamp AT TIME ZONE 'UTC')
+        AND at < (($2::date + interval '1 month') AT TIME ZONE 'UTC')
+      GROUP BY operation ORDER BY operation`,
+    [teamId, month],
+  );
+  const spend = await db.query<{ spend_micros: unknown }>(
+    "SELECT spend_micros FROM monthly_spend WHERE team_id = $1 AND month = $2::date",
+    [teamId, month],
+  );
+  return {
+    teamId,
+    month,
+    byOperation: rows.map((row) => ({
+      operation: row.operation,
+      requests: toNumber(row.requests),
+      spendMicros: toNumber(row.spend),
+    })),
+    monthSpendMicros: toNumber(spend[0]?.spend_micros),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Database } from "./database.js";
+
+/**
+ * The accounts schema, as numbered migrations run in order on both backends (PostgreSQL and
+ * PGlite). A migration is never edited once shipped; changes are new entries. Money columns are
+ * integer micro-units (`bigint`). docs/accounts.md explains each table.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: "accounts",
+    sql: `
+      CREATE TABLE teams (
+        id            text PRIMARY KEY,
+        name          text NOT NULL,
+        status        text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused')),
+        credit_micros bigint NOT NULL DEFAULT 0,
+        budget_micros bigint CHECK (budget_micros IS NULL OR budget_micros >= 0),
+        created_at    timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE portal_users (
+        id            text PRIMARY KEY,
+        team_id       text NOT NULL REFERENCES teams (id),
+        email         text NOT NULL,
+        password_hash text NOT NULL,
+        created_at    timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX portal_users_email ON portal_users (lower(email));
+      CREATE TABLE api_keys (
+        id             text PRIMARY KEY,
+        team_id        text NOT NULL REFERENCES teams (id),
+        name           text NOT NULL,
+        display_prefix text NOT NULL,
+        hash           text NOT NULL UNIQUE,
+        created_at     timestamptz NOT NULL DEFAULT now(),
+        last_used_at   timestamptz,
+        revoked_at     timestamptz
+      );
+      CREATE INDEX api_keys_team ON api_keys (team_id);
+      -- One row per billed request, keyed by request ID so a replay can never bill twice.
+      -- voided rows are tombstones of answers withheld after an ambiguous write (docs/accounts.md).
+      CREATE TABLE usage_records (
+        request_id   text PRIMARY KEY,
+        team_id      text NOT NULL,
+        key_id       text NOT NULL,
+        operation    text NOT NULL,
+        price_micros bigint NOT NULL,
+        at           timestamptz NOT NULL,
+        voided       boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX usage_records_team_at ON usage_records (team_id, at);
+      CREATE TABLE monthly_spend (
+        team_id      text NOT NULL REFERENCES teams (id),
+        month        date NOT NULL,
+        spend_micros bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (team_id, month)
+      );
+      CREATE TABLE request_logs (
+        request_id text PRIMARY KEY,
+        team_id    text NOT NULL,
+        key_id     text NOT NULL,
+        method     text NOT NULL,
+        path       text NOT NULL,
+        status     integer NOT NULL,
+        error_code text,
+        latency_ms real NOT NULL,
+        at         timestamptz NOT NULL
+      );
+      CREATE INDEX request_logs_team_at ON request_logs (team_id, at DESC);
+      CREATE INDEX request_logs_at ON request_logs (at);
+    `,
+  },
+];
+
+/**
+ * Brings the schema up to date. Replicas starting together serialize on an advisory lock, so
+ * each migration runs exactly once; each runs in the transaction that records it.
+ */
+export async function migrate(db: Database): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(7261001)");
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await tx.query<{ version: number }>("SELECT version FROM schema_migrations")).map(
+        (row) => row.version,
+      ),
+    );
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await tx.script(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,141 @@
+import pg from "pg";
+import type { Database, Queryable, Row, Subscriber } from "./database.js";
+
+export interface PostgresOptions {
+  url: string;
+  /** Longest any statement may run, client side and server side, before it fails. */
+  timeoutMs: number;
+  poolSize?: number;
+}
+
+/**
+ * PostgreSQL through a `pg` pool. Statements time out on both sides (`statement_timeout` and
+ * `query_timeout`) so an unreachable or hung server turns into an error, never a hang.
+ * LISTEN uses one dedicated connection that reconnects with backoff.
+ */
+export class PostgresDatabase implements Database {
+  readonly kind = "postgres";
+  private readonly pool: pg.Pool;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly options: PostgresOptions) {
+    this.pool = new pg.Pool({ ...clientConfig(options), max: options.poolSize ?? 8 });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.pool.on("error", () => {});
+  }
+
+  async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pool.query<T>(sql, params as unknown[]);
+    return result.rows;
+  }
+
+  async script(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      const result = await work({
+        query: async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
+          (await client.query<R>(sql, params as unknown[])).rows,
+        script: async (sql: string) => void (await client.query(sql)),
+      });
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      broken = await client.query("ROLLBACK").then(
+        () => false,
+        () => true,
+      );
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>> {
+    const listener = new Listener(this.options, channel, subscriber);
+    this.listeners.add(listener);
+    await listener.start();
+    return async () => {
+      this.listeners.delete(listener);
+      await listener.stop();
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.listeners].map((listener) => listener.stop()));
+    await this.pool.end();
+  }
+}
+
+function clientConfig(options: PostgresOptions): pg.ClientConfig {
+  return {
+    connectionString: options.url,
+    connectionTimeoutMillis: options.timeoutMs,
+    query_timeout: options.timeoutMs,
+    statement_timeout: options.timeoutMs,
+    idle_in_transaction_session_timeout: options.timeoutMs * 5,
+    keepAlive: true,
+    application_name: "situs",
+  };
+}
+
+/** One LISTEN connection; on loss it reports not-live and reconnects (0.1 s, doubling to 5 s). */
+class Listener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retryMs = 100;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: PostgresOptions,
+    private readonly channel: string,
+    private readonly subscriber: Subscriber,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client(clientConfig(this.options));
+    client.on("error", () => this.lost(client));
+    client.on("end", () => this.lost(client));
+    client.on("notification", (message) => {
+      if (message.channel === this.channel) this.subscriber.onMessage(message.payload ?? "");
+    });
+    this.client = client;
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+    this.retryMs = 100;
+    this.subscriber.onLive(true);
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.subscriber.onLive(false);
+    void client.end().catch(() => {});
+    if (!this.stopped) this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    this.timer = setTimeout(() => {
+      this.start().catch(() => {
+        const failed = this.client;
+        if (failed) this.lost(failed);
+        else if (!this.stopped) this.scheduleRetry();
+      });
+    }, this.retryMs);
+    this.timer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, 5000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+}

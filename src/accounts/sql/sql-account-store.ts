@@ -1,0 +1,173 @@
+import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
+import { hashApiKey } from "../api-keys.js";
+import { ACCOUNT_CHANNEL, monthOf, parseChange } from "./account-changes.js";
+import { toNumber } from "./database.js";
+import type { Database, Subscriber } from "./database.js";
+
+export interface AccountCacheOptions {
+  /** Longest a key verdict is reused while change notifications flow (they evict it at once). */
+  keyCacheTtlMs: number;
+  /** Longest a team's standing (status, credit, month spend) is reused before it is re-read. */
+  teamRefreshMs: number;
+  now?: () => number;
+}
+
+/** Without live notifications a key verdict is reused at most this long: the spec's one second. */
+export const UNNOTIFIED_KEY_TTL_MS = 1000;
+const MAX_CACHED_KEYS = 100_000;
+
+type MonthStanding = TeamStanding & { month: string };
+
+interface Cached<T> {
+  value: T;
+  at: number;
+}
+
+/**
+ * API keys and team standing from the database, cached in memory (docs/accounts.md "Caches").
+ * Key lookups go by SHA-256 hash: the secret is never stored, and an index lookup on the hash of
+ * a guessed secret reveals nothing usable about other keys, so no byte-wise comparison of
+ * secrets happens here that could leak through timing.
+ */
+export class SqlAccountStore implements AccountStore, Subscriber {
+  private readonly keys = new Map<string, Cached<ApiKeyIdentity | null>>();
+  private readonly teams = new Map<string, Cached<MonthStanding | null>>();
+  private readonly loading = new Map<string, Promise<unknown>>();
+  private readonly now: () => number;
+  /** Bumped on every eviction, so a read that raced a change is used once but not cached. */
+  private generation = 0;
+  private live = false;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly options: AccountCacheOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  static async open(db: Database, options: AccountCacheOptions): Promise<SqlAccountStore> {
+    const store = new SqlAccountStore(db, options);
+    store.unlisten = await db.listen(ACCOUNT_CHANNEL, store);
+    return store;
+  }
+
+  onMessage(payload: string): void {
+    const change = parseChange(payload);
+    this.generation++;
+    if (change === null) this.evictAll();
+    else if (change.kind === "key") this.keys.delete(change.hash);
+    else this.teams.delete(change.teamId);
+  }
+
+  onLive(live: boolean): void {
+    // Whatever was cached before a gap in notifications may be stale: start again.
+    this.live = live;
+    this.evictAll();
+  }
+
+  async authenticate(secret: string): Promise<Authentication | null> {
+    const key = await this.key(hashApiKey(secret));
+    if (key === null) return null;
+    const standing = await this.standing(key.teamId);
+    if (standing === null) return null;
+    const { month: _month, ...team } = standing;
+    return { key, team };
+  }
+
+  /** Applies this replica's own durable spend at once, so its view of credit never lags it. */
+  noteSpend(records: readonly UsageRecord[]): void {
+    for (const record of records) {
+      const cached = this.teams.get(record.teamId);
+      if (!cached?.value) continue;
+      cached.value.creditMicros -= record.priceMicros;
+      if (monthOf(record.at) === cached.value.month) cached.value.monthSpendMicros += record.priceMicros;
+    }
+  }
+
+  private async key(hash: string): Promise<ApiKeyIdentity | null> {
+    const ttl = this.live
+      ? this.options.keyCacheTtlMs
+      : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
+    const cached = this.keys.get(hash);
+    if (cached && this.now() - cached.at < ttl) return cached.value;
+    return this.load(`key:${hash}`, this.keys, hash, () => this.readKey(hash));
+  }
+
+  private async standing(teamId: string): Promise<MonthStanding | null> {
+    const cached = this.teams.get(teamId);
+    const month = monthOf(new Date(this.now()));
+    // A new month starts a new spend count, so a standing of last month is never reused.
+    if (cached && this.now() - cached.at < this.options.teamRefreshMs && cached.value?.month === month) {
+      return cached.value;
+    }
+    return this.load(`team:${teamId}`, this.teams, teamId, () => this.readTeam(teamId, month));
+  }
+
+  /** One read per key at a time (concurrent callers share it); cached unless a change raced it. */
+  private async load<T>(
+    flight: string,
+    cache: Map<string, Cached<T>>,
+    id: string,
+    read: () => Promise<T>,
+  ): Promise<T> {
+    const running = this.loading.get(flight) as Promise<T> | undefined;
+    if (running) return running;
+    const generation = this.generation;
+    const at = this.now();
+    const promise = read().finally(() => this.loading.delete(flight));
+    this.loading.set(flight, promise);
+    const value = await promise;
+    if (generation === this.generation) this.remember(cache, id, value, at);
+    return value;
+  }
+
+  private remember<T>(cache: Map<string, Cached<T>>, id: string, value: T, at: number): void {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    cache.set(id, { value, at });
+  }
+
+  private async readKey(hash: string): Promise<ApiKeyIdentity | null> {
+    const rows = await this.db.query<{ id: string; display_prefix: string; team_id: string }>(
+      "SELECT id, display_prefix, team_id FROM api_keys WHERE hash = $1 AND revoked_at IS NULL",
+      [hash],
+    );
+    const row = rows[0];
+    return row ? { keyId: row.id, keyPrefix: row.display_prefix, teamId: row.team_id } : null;
+  }
+
+  private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
+    const rows = await this.db.query<{
+      status: "active" | "paused";
+      credit_micros: unknown;
+      budget_micros: unknown;
+      spend_micros: unknown;
+    }>(
+      `SELECT t.status, t.credit_micros, t.budget_micros, m.spend_micros
+         FROM teams t LEFT JOIN monthly_spend m ON m.team_id = t.id AND m.month = $2::date
+        WHERE t.id = $1`,
+      [teamId, month],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      teamId,
+      status: row.status,
+      creditMicros: toNumber(row.credit_micros),
+      budgetMicros: row.budget_micros === null ? null : toNumber(row.budget_micros),
+      monthSpendMicros: toNumber(row.spend_micros),
+      month,
+    };
+  }
+
+  private evictAll(): void {
+    this.generation++;
+    this.keys.clear();
+    this.teams.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = null;
+  }
+}

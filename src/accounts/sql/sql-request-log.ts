@@ -1,0 +1,127 @@
+import type { Logger } from "pino";
+import type { RequestLog, RequestLogEntry } from "../accounts.js";
+import type { Database } from "./database.js";
+
+export interface RequestLogOptions {
+  /** How often queued entries are written (also when `maxBatch` have gathered). */
+  flushMs: number;
+  maxBatch: number;
+  /** Entries older than this many days are deleted (hourly, and at start). */
+  retentionDays: number;
+  /** Entries kept in memory while the database is unreachable; the oldest are dropped beyond. */
+  maxQueued?: number;
+  log?: Logger;
+}
+
+const INSERT = `
+  INSERT INTO request_logs (request_id, team_id, key_id, method, path, status, error_code, latency_ms, at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
+                       $8::real[], $9::timestamptz[])
+  ON CONFLICT (request_id) DO NOTHING`;
+
+// last_used_at rides on the log write: it is informational and must not slow the answer.
+const TOUCH_KEYS = `
+  UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+    FROM (SELECT key_id, max(at) AS at FROM unnest($1::text[], $2::timestamptz[]) AS t(key_id, at) GROUP BY key_id) u
+   WHERE k.id = u.key_id`;
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The request log, written in batches off the answer path: `append()` only queues. A failed
+ * write keeps the entries for the next attempt, up to `maxQueued` (then the oldest are dropped,
+ * and counted in the log), so an outage of the database never reaches the caller.
+ */
+export class SqlRequestLog implements RequestLog {
+  private queue: RequestLogEntry[] = [];
+  private dropped = 0;
+  private flushing: Promise<void> | null = null;
+  private readonly flushTimer: NodeJS.Timeout;
+  private readonly retentionTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: RequestLogOptions,
+  ) {
+    this.flushTimer = setInterval(() => void this.flush(), options.flushMs);
+    this.flushTimer.unref();
+    this.retentionTimer = setInterval(() => void this.prune(), HOUR_MS);
+    this.retentionTimer.unref();
+    void this.prune();
+  }
+
+  append(entry: RequestLogEntry): void {
+    this.queue.push(entry);
+    const max = this.options.maxQueued ?? 200_000;
+    if (this.queue.length > max) {
+      this.dropped += this.queue.length - max;
+      this.queue.splice(0, this.queue.length - max);
+    }
+    if (this.queue.length >= this.options.maxBatch) void this.flush();
+  }
+
+  /** Writes everything queued now; resolves when done (failures keep entries queued). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    let written = false;
+    this.flushing = this.write(batch)
+      .then((ok) => void (written = ok))
+      .finally(() => (this.flushing = null));
+    await this.flushing;
+    if (written && this.queue.length >= this.options.maxBatch) await this.flush();
+  }
+
+  private async write(batch: RequestLogEntry[]): Promise<boolean> {
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx.query(INSERT, [
+          batch.map((e) => e.requestId),
+          batch.map((e) => e.teamId),
+          batch.map((e) => e.keyId),
+          batch.map((e) => e.method),
+          batch.map((e) => e.path),
+          batch.map((e) => e.status),
+          batch.map((e) => e.errorCode),
+          batch.map((e) => e.latencyMs),
+          batch.map((e) => e.at.toISOString()),
+        ]);
+        await tx.query(TOUCH_KEYS, [batch.map((e) => e.keyId), batch.map((e) => e.at.toISOString())]);
+      });
+      if (this.dropped > 0) {
+        this.options.log?.warn({ dropped: this.dropped }, "request log entries dropped during an outage");
+        this.dropped = 0;
+      }
+      return true;
+    } catch (error) {
+      this.options.log?.warn(
+        { err: error, queued: this.queue.length },
+        "request log write failed; will retry",
+      );
+      this.queue.unshift(...batch);
+      return false;
+    }
+  }
+
+  /** Deletes entries past the retention period. */
+  async prune(): Promise<number> {
+    try {
+      const rows = await this.db.query<{ deleted: unknown }>(
+        `WITH gone AS (DELETE FROM request_logs WHERE at < now() - make_interval(days => $1) RETURNING 1)
+         SELECT count(*) AS deleted FROM gone`,
+        [this.options.retentionDays],
+      );
+      return Number(rows[0]?.deleted ?? 0);
+    } catch (error) {
+      this.options.log?.warn({ err: error }, "request log retention failed; will retry");
+      return 0;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    clearInterval(this.retentionTimer);
+    await this.flush();
+  }
+}
