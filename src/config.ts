@@ -78,6 +78,7 @@ const SCHEMA = {
     undefined,
     text,
   ),
+  REDIS_PREFIX: entry("Prefix of every key the service writes to Redis.", "situs:", text),
   DATABASE_TIMEOUT_MS: entry(
     "Longest an accounts database statement may take before it fails (then 503 unavailable).",
     "2000",

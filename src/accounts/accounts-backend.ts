@@ -19,6 +19,7 @@ export type AccountsConfig = Pick<
   | "DATABASE_URL"
   | "DATABASE_TIMEOUT_MS"
   | "REDIS_URL"
+  | "REDIS_PREFIX"
   | "UNKNOWN_KEY_LIMIT"
   | "KEY_CACHE_TTL_MS"
   | "TEAM_REFRESH_MS"
@@ -78,7 +79,11 @@ export async function openAccounts(
   const keyGuesses =
     config.REDIS_URL === undefined
       ? new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT)
-      : new RedisKeyGuessLimiter({ url: config.REDIS_URL, limit: config.UNKNOWN_KEY_LIMIT });
+      : new RedisKeyGuessLimiter({
+          url: config.REDIS_URL,
+          limit: config.UNKNOWN_KEY_LIMIT,
+          prefix: config.REDIS_PREFIX,
+        });
   return {
     db: database,
     accounts,

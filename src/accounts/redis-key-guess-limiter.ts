@@ -5,8 +5,8 @@ import type { KeyGuessLimiter } from "./accounts.js";
  * The unrecognized-key limiter shared by every replica through Redis: one set per client address
  * and UTC minute holding the hashes of the different unrecognized keys it presented. The Lua
  * script adds and counts atomically, and stops adding once the client is over the limit, so a
- * guesser cannot grow the set without bound. Commands time out quickly and are never queued
- * while Redis is away: the edge then fails open (answers 401, logs a warning).
+ * guesser cannot grow the set without bound. Commands fail after a short timeout while Redis
+ * is away: the edge then fails open (answers 401, logs a warning).
  */
 const NOTE = `
 local n = redis.call('SCARD', KEYS[1])
@@ -34,7 +34,8 @@ export class RedisKeyGuessLimiter implements KeyGuessLimiter {
   constructor(private readonly options: RedisLimiterOptions) {
     const timeout = options.timeoutMs ?? 500;
     this.redis = new Redis(options.url, {
-      enableOfflineQueue: false,
+      // Commands wait for a (re)connection at most commandTimeout, then fail: bounded, never a hang.
+      enableOfflineQueue: true,
       maxRetriesPerRequest: 0,
       commandTimeout: timeout,
       connectTimeout: timeout,

@@ -1,4 +1,5 @@
 import { describeConfig } from "../config.js";
+import { run as runAdmin } from "./admin.js";
 import { serve } from "../main.js";
 
 /**
@@ -16,6 +17,10 @@ const COMMANDS: Record<string, Command> = {
     async run() {
       await serve();
     },
+  },
+  admin: {
+    summary: "Manage teams, credit, budgets, API keys, portal users; show usage and logs.",
+    run: runAdmin,
   },
 };
 

@@ -1,14 +1,10 @@
 import { generateApiKey, describeKey } from "../api-keys.js";
-import type { TeamStanding } from "../accounts.js";
 import { newUlid } from "../../ids.js";
 import { hashPassword } from "../passwords.js";
 import { announce, monthOf } from "./account-changes.js";
-import { toNumber } from "./database.js";
+import { readStandings } from "./team-standing.js";
+import type { TeamSummary } from "./team-standing.js";
 import type { Database, Queryable } from "./database.js";
-
-export interface TeamSummary extends TeamStanding {
-  name: string;
-}
 
 export interface KeySummary {
   keyId: string;
@@ -31,7 +27,7 @@ export class AccountAdmin {
   constructor(private readonly db: Database) {}
 
   async createTeam(name: string, creditMicros = 0, teamId = `team_${newUlid()}`): Promise<string> {
-    await this.db.query("INSERT INTO teams (id, name, credit_micros) VALUES ($1, $2, $3)", [
+    await this.db.query("INSERT INTO teams (id, name, credit_granted_micros) VALUES ($1, $2, $3)", [
       teamId,
       name,
       creditMicros,
@@ -44,9 +40,11 @@ export class AccountAdmin {
   }
 
   async addCredit(teamId: string, micros: number): Promise<void> {
-    await this.changeTeam(teamId, "UPDATE teams SET credit_micros = credit_micros + $2 WHERE id = $1", [
-      micros,
-    ]);
+    await this.changeTeam(
+      teamId,
+      "UPDATE teams SET credit_granted_micros = credit_granted_micros + $2 WHERE id = $1",
+      [micros],
+    );
   }
 
   async setBudget(teamId: string, micros: number | null): Promise<void> {
@@ -121,37 +119,13 @@ export class AccountAdmin {
   }
 
   async teams(): Promise<TeamSummary[]> {
-    return this.readTeams("", []);
+    return readStandings(this.db, monthOf(new Date()));
   }
 
   async team(teamId: string): Promise<TeamSummary> {
-    const [team] = await this.readTeams("WHERE t.id = $2", [teamId]);
+    const [team] = await readStandings(this.db, monthOf(new Date()), teamId);
     if (!team) throw new AdminError(`no team ${teamId}`);
     return team;
-  }
-
-  private async readTeams(where: string, params: unknown[]): Promise<TeamSummary[]> {
-    const rows = await this.db.query<{
-      id: string;
-      name: string;
-      status: "active" | "paused";
-      credit_micros: unknown;
-      budget_micros: unknown;
-      spend_micros: unknown;
-    }>(
-      `SELECT t.id, t.name, t.status, t.credit_micros, t.budget_micros, m.spend_micros
-         FROM teams t LEFT JOIN monthly_spend m ON m.team_id = t.id AND m.month = $1::date
-         ${where} ORDER BY t.created_at, t.id`,
-      [monthOf(new Date()), ...params],
-    );
-    return rows.map((row) => ({
-      teamId: row.id,
-      name: row.name,
-      status: row.status,
-      creditMicros: toNumber(row.credit_micros),
-      budgetMicros: row.budget_micros === null ? null : toNumber(row.budget_micros),
-      monthSpendMicros: toNumber(row.spend_micros),
-    }));
   }
 
   private async changeTeam(teamId: string, sql: string, params: unknown[]): Promise<void> {

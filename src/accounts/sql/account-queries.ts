@@ -94,7 +94,7 @@ export async function usageReport(
     [teamId, month],
   );
   const spend = await db.query<{ spend_micros: unknown }>(
-    "SELECT spend_micros FROM monthly_spend WHERE team_id = $1 AND month = $2::date",
+    "SELECT sum(spend_micros) AS spend_micros FROM monthly_spend WHERE team_id = $1 AND month = $2::date",
     [teamId, month],
   );
   return {

@@ -18,7 +18,7 @@ export async function ensureDemoTeam(db: Database, fixedKey?: string): Promise<s
     await tx.query("SELECT pg_advisory_xact_lock(7261002)");
     const empty = (await tx.query("SELECT 1 FROM teams LIMIT 1")).length === 0;
     if (empty) {
-      await tx.query("INSERT INTO teams (id, name, credit_micros) VALUES ($1, 'Demo', $2)", [
+      await tx.query("INSERT INTO teams (id, name, credit_granted_micros) VALUES ($1, 'Demo', $2)", [
         DEMO_TEAM_ID,
         DEMO_CREDIT_MICROS,
       ]);

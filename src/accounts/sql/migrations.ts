@@ -14,7 +14,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         id            text PRIMARY KEY,
         name          text NOT NULL,
         status        text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused')),
-        credit_micros bigint NOT NULL DEFAULT 0,
+        -- Prepaid credit granted in total; credit left = this minus all monthly_spend.
+        credit_granted_micros bigint NOT NULL DEFAULT 0,
         budget_micros bigint CHECK (budget_micros IS NULL OR budget_micros >= 0),
         created_at    timestamptz NOT NULL DEFAULT now()
       );
@@ -49,11 +50,14 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         voided       boolean NOT NULL DEFAULT false
       );
       CREATE INDEX usage_records_team_at ON usage_records (team_id, at);
+      -- A team's spend of a month is the sum over shards: concurrent batches add to different
+      -- shards, so they do not wait on one another's row lock (docs/accounts.md "Group commit").
       CREATE TABLE monthly_spend (
         team_id      text NOT NULL REFERENCES teams (id),
         month        date NOT NULL,
+        shard        smallint NOT NULL,
         spend_micros bigint NOT NULL DEFAULT 0,
-        PRIMARY KEY (team_id, month)
+        PRIMARY KEY (team_id, month, shard)
       );
       CREATE TABLE request_logs (
         request_id text PRIMARY KEY,

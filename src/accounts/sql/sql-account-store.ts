@@ -1,7 +1,7 @@
 import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
 import { hashApiKey } from "../api-keys.js";
 import { ACCOUNT_CHANNEL, monthOf, parseChange } from "./account-changes.js";
-import { toNumber } from "./database.js";
+import { readStandings } from "./team-standing.js";
 import type { Database, Subscriber } from "./database.js";
 
 export interface AccountCacheOptions {
@@ -89,19 +89,42 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     const ttl = this.live
       ? this.options.keyCacheTtlMs
       : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
-    const cached = this.keys.get(hash);
-    if (cached && this.now() - cached.at < ttl) return cached.value;
-    return this.load(`key:${hash}`, this.keys, hash, () => this.readKey(hash));
+    return this.cached(`key:${hash}`, this.keys, hash, ttl, () => this.readKey(hash));
   }
 
   private async standing(teamId: string): Promise<MonthStanding | null> {
-    const cached = this.teams.get(teamId);
     const month = monthOf(new Date(this.now()));
     // A new month starts a new spend count, so a standing of last month is never reused.
-    if (cached && this.now() - cached.at < this.options.teamRefreshMs && cached.value?.month === month) {
-      return cached.value;
-    }
-    return this.load(`team:${teamId}`, this.teams, teamId, () => this.readTeam(teamId, month));
+    return this.cached(
+      `team:${teamId}`,
+      this.teams,
+      teamId,
+      this.options.teamRefreshMs,
+      () => this.readTeam(teamId, month),
+      (standing) => standing?.month === month,
+    );
+  }
+
+  /**
+   * A cached value younger than `ttlMs`, else a fresh read. Past half its life an entry is
+   * re-read in the background, so a busy key or team never waits for the database while the
+   * staleness bound (`ttlMs`) still holds.
+   */
+  private async cached<T>(
+    flight: string,
+    cache: Map<string, Cached<T>>,
+    id: string,
+    ttlMs: number,
+    read: () => Promise<T>,
+    usable: (value: T) => boolean = () => true,
+  ): Promise<T> {
+    const entry = cache.get(id);
+    const age = entry === undefined ? Infinity : this.now() - entry.at;
+    if (entry === undefined || age >= ttlMs || !usable(entry.value))
+      return this.load(flight, cache, id, read);
+    if (age >= ttlMs / 2 && !this.loading.has(flight))
+      void this.load(flight, cache, id, read).catch(() => {});
+    return entry.value;
   }
 
   /** One read per key at a time (concurrent callers share it); cached unless a change raced it. */
@@ -137,27 +160,10 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   }
 
   private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
-    const rows = await this.db.query<{
-      status: "active" | "paused";
-      credit_micros: unknown;
-      budget_micros: unknown;
-      spend_micros: unknown;
-    }>(
-      `SELECT t.status, t.credit_micros, t.budget_micros, m.spend_micros
-         FROM teams t LEFT JOIN monthly_spend m ON m.team_id = t.id AND m.month = $2::date
-        WHERE t.id = $1`,
-      [teamId, month],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      teamId,
-      status: row.status,
-      creditMicros: toNumber(row.credit_micros),
-      budgetMicros: row.budget_micros === null ? null : toNumber(row.budget_micros),
-      monthSpendMicros: toNumber(row.spend_micros),
-      month,
-    };
+    const [team] = await readStandings(this.db, month, teamId);
+    if (!team) return null;
+    const { name: _name, ...standing } = team;
+    return { ...standing, month };
   }
 
   private evictAll(): void {

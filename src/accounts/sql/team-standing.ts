@@ -1,0 +1,44 @@
+import type { TeamStanding } from "../accounts.js";
+import { toNumber } from "./database.js";
+import type { Queryable } from "./database.js";
+
+export interface TeamSummary extends TeamStanding {
+  name: string;
+}
+
+/**
+ * A team's standing as billing sees it. Credit left is derived, never decremented in place:
+ * granted credit minus the spend of every month. The hot path of billing then only adds to
+ * `monthly_spend` rows, in team order (usage-writes.ts), and a team row is written only by
+ * the operator.
+ */
+const STANDING = `
+  SELECT t.id, t.name, t.status, t.budget_micros,
+         t.credit_granted_micros
+           - COALESCE((SELECT sum(s.spend_micros) FROM monthly_spend s WHERE s.team_id = t.id), 0) AS credit_micros,
+         (SELECT sum(m.spend_micros) FROM monthly_spend m WHERE m.team_id = t.id AND m.month = $1::date)
+           AS month_spend_micros
+    FROM teams t`;
+
+/** Standings with month spend of `month` (`YYYY-MM-01`); `teamId` narrows to one team. */
+export async function readStandings(db: Queryable, month: string, teamId?: string): Promise<TeamSummary[]> {
+  const rows = await db.query<{
+    id: string;
+    name: string;
+    status: "active" | "paused";
+    budget_micros: unknown;
+    credit_micros: unknown;
+    month_spend_micros: unknown;
+  }>(
+    teamId === undefined ? `${STANDING} ORDER BY t.created_at, t.id` : `${STANDING} WHERE t.id = $2`,
+    teamId === undefined ? [month] : [month, teamId],
+  );
+  return rows.map((row) => ({
+    teamId: row.id,
+    name: row.name,
+    status: row.status,
+    creditMicros: toNumber(row.credit_micros),
+    budgetMicros: row.budget_micros === null ? null : toNumber(row.budget_micros),
+    monthSpendMicros: toNumber(row.month_spend_micros),
+  }));
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "../config.js";
+import { openDatabase } from "../accounts/accounts-backend.js";
+import { AccountAdmin, AdminError } from "../accounts/sql/account-admin.js";
+import type { Database } from "../accounts/sql/database.js";
+import { queryRequestLogs, usageReport } from "../accounts/sql/account-queries.js";
+
+/**
+ * `situs admin`: the operator's command line over the accounts database named by the
+ * environment (DATABASE_URL, else the embedded database in DATA_DIR, which only one process can
+ * open: stop the service first, or use PostgreSQL). Amounts are in currency units ("12.50").
+ */
+const HELP = `Usage: situs admin <command>
+
+  team create <name> [--credit <amount>]     create a team; prints its ID
+  team list                                  teams with status, credit, budget, month spend
+  team pause <team> | team resume <team>     stop or restart a team's API access
+  credit add <team> <amount>                 add prepaid credit (negative to correct)
+  budget set <team> <amount> | budget clear <team>
+  key create <team> [--name <name>]          prints the new key once; only its hash is kept
+  key list <team>                            prefix, name, created, last used, revoked
+  key revoke <key>                           refused on every replica within a second
+  user create <team> <email>                 portal user; password from SITUS_PASSWORD, else generated
+  usage <team> [--month YYYY-MM]             billed requests and spend of a month (UTC)
+  logs <team> [--status N] [--error CODE] [--request ID] [--since ISO] [--limit N]
+`;
+
+type Handler = (admin: AccountAdmin, db: Database, args: Args) => Promise<string>;
+
+interface Args {
+  positional: string[];
+  flags: Map<string, string>;
+}
+
+const HANDLERS: Record<string, Handler> = {
+  "team create": async (admin, _db, args) =>
+    admin.createTeam(need(args, 0, "name"), micros(args.flags.get("credit") ?? "0")),
+  "team list": async (admin) => (await admin.teams()).map(formatTeam).join("\n"),
+  "team pause": async (admin, _db, args) => done(await admin.setStatus(need(args, 0, "team"), "paused")),
+  "team resume": async (admin, _db, args) => done(await admin.setStatus(need(args, 0, "team"), "active")),
+  "credit add": async (admin, _db, args) =>
+    done(await admin.addCredit(need(args, 0, "team"), micros(need(args, 1, "amount")))),
+  "budget set": async (admin, _db, args) =>
+    done(await admin.setBudget(need(args, 0, "team"), micros(need(args, 1, "amount")))),
+  "budget clear": async (admin, _db, args) => done(await admin.setBudget(need(args, 0, "team"), null)),
+  "key create": async (admin, _db, args) => {
+    const key = await admin.createKey(need(args, 0, "team"), args.flags.get("name") ?? "default");
+    return `${key.keyId}\n${key.secret}\n(the key is shown only now)`;
+  },
+  "key list": async (admin, _db, args) =>
+    (await admin.listKeys(need(args, 0, "team"))).map(formatKey).join("\n"),
+  "key revoke": async (admin, _db, args) => done(await admin.revokeKey(need(args, 0, "key"))),
+  "user create": async (admin, _db, args) => {
+    const password = process.env.SITUS_PASSWORD ?? randomBytes(15).toString("base64url");
+    const userId = await admin.createPortalUser(need(args, 0, "team"), need(args, 1, "email"), password);
+    return process.env.SITUS_PASSWORD === undefined ? `${userId}\npassword: ${password}` : userId;
+  },
+  usage: async (admin, db, args) => {
+    const teamId = need(args, 0, "team");
+    const month = args.flags.get("month");
+    const report = await usageReport(db, teamId, month === undefined ? undefined : `${month}-01`);
+    const team = await admin.team(teamId);
+    const lines = report.byOperation.map(
+      (row) =>
+        `  ${row.operation.padEnd(14)} ${String(row.requests).padStart(10)}  ${money(row.spendMicros)}`,
+    );
+    return [`${teamId} ${report.month.slice(0, 7)}`, ...lines, formatTeam(team)].join("\n");
+  },
+  logs: async (_admin, db, args) => {
+    const f = args.flags;
+    const rows = await queryRequestLogs(db, need(args, 0, "team"), {
+      ...(f.has("status") ? { status: Number(f.get("status")) } : {}),
+      ...(f.has("error") ? { errorCode: f.get("error")! } : {}),
+      ...(f.has("request") ? { requestId: f.get("request")! } : {}),
+      ...(f.has("since") ? { from: new Date(f.get("since")!) } : {}),
+      limit: Number(f.get("limit") ?? 50),
+    });
+    return rows
+      .map((r) =>
+        [r.at.toISOString(), r.requestId, r.status, r.errorCode ?? "-", r.method, r.path].join("  "),
+      )
+      .join("\n");
+  },
+};
+
+export async function run(argv: string[]): Promise<number> {
+  const [first, second, ...rest] = argv;
+  const twoWords = `${first} ${second}`;
+  const name = HANDLERS[twoWords] ? twoWords : first;
+  const handler = name === undefined ? undefined : HANDLERS[name];
+  if (!handler) {
+    process.stderr.write(HELP);
+    return first === undefined || first === "--help" ? 0 : 2;
+  }
+  const args = parseArgs(name === twoWords ? rest : [second, ...rest].filter((a) => a !== undefined));
+  const db = await openDatabase(loadConfig());
+  try {
+    const output = await handler(new AccountAdmin(db), db, args);
+    if (output !== "") process.stdout.write(`${output}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof AdminError)) throw error;
+    process.stderr.write(`situs admin: ${error.message}\n`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith("--")) flags.set(arg.slice(2), argv[++i] ?? "");
+    else positional.push(arg);
+  }
+  return { positional, flags };
+}
+
+function need(args: Args, index: number, what: string): string {
+  const value = args.positional[index];
+  if (value === undefined) throw new AdminError(`missing <${what}>`);
+  return value;
+}
+
+/** "12.50" currency units to micro-units, exactly (no floating point). */
+export function micros(amount: string): number {
+  const match = /^(-?)(\d+)(?:\.(\d{1,6}))?$/.exec(amount.trim());
+  if (!match) throw new AdminError(`not an amount: ${amount}`);
+  const value = Number(match[2]) * 1_000_000 + Number((match[3] ?? "").padEnd(6, "0"));
+  return match[1] === "-" ? -value : value;
+}
+
+export function money(microUnits: number): string {
+  const sign = microUnits < 0 ? "-" : "";
+  const abs = Math.abs(microUnits);
+  return `${sign}${Math.floor(abs / 1_000_000)}.${String(abs % 1_000_000).padStart(6, "0")}`;
+}
+
+function done(_: void): string {
+  return "ok";
+}
+
+function formatTeam(team: Awaited<ReturnType<AccountAdmin["team"]>>): string {
+  const budget = team.budgetMicros === null ? "none" : money(team.budgetMicros);
+  return `${team.teamId}  ${team.status}  credit ${money(team.creditMicros)}  budget ${budget}  month spend ${money(team.monthSpendMicros)}  ${team.name}`;
+}
+
+function formatKey(key: Awaited<ReturnType<AccountAdmin["listKeys"]>>[number]): string {
+  const when = (date: Date | null) => (date === null ? "-" : date.toISOString());
+  return `${key.keyId}  ${key.displayPrefix}…  ${key.name}  created ${when(key.createdAt)}  last used ${when(key.lastUsedAt)}  revoked ${when(key.revokedAt)}`;
+}

@@ -1,0 +1,4 @@
+import { openPgliteForTest } from "../support/databases.js";
+import { accountsConformance } from "./accounts-conformance.js";
+
+accountsConformance("PGlite (embedded)", false, openPgliteForTest);

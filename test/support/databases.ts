@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { Database } from "../../src/accounts/sql/database.js";
+import { migrate } from "../../src/accounts/sql/migrations.js";
+import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { PostgresDatabase } from "../../src/accounts/sql/postgres-database.js";
+
+/**
+ * The real servers the accounts tests use (CI starts both: .ci/run). Outside CI a test skips
+ * with a clear message when its server is unreachable; in CI (CI=true) it fails instead.
+ */
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function reachable(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise<boolean>((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || defaultPort) });
+    const end = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000);
+    socket.once("connect", () => end(true));
+    socket.once("error", () => end(false));
+    socket.once("timeout", () => end(false));
+  });
+}
+
+/** `false` to run, or the skip message; throws in CI so the tests cannot silently skip there. */
+export async function serverSkip(name: "PostgreSQL" | "Redis"): Promise<false | string> {
+  const [url, port] = name === "PostgreSQL" ? [POSTGRES_URL, 5432] : [REDIS_URL, 6379];
+  if (await reachable(url, port)) return false;
+  const message = `needs ${name} at ${url} (unreachable)`;
+  if (process.env.CI === "true") throw new Error(`${message}, and CI=true: the tests must not skip`);
+  return message;
+}
+
+/** A fresh, empty PostgreSQL database for one test run; `drop()` removes it. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `situs_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestDatabase {
+  db: Database;
+  /** Opens a second connection to the same database (another replica); PGlite has none. */
+  another?: () => Promise<Database>;
+  cleanup(): Promise<void>;
+}
+
+export async function openPostgresForTest(timeoutMs = 2000): Promise<TestDatabase & { url: string }> {
+  const fresh = await freshPostgres();
+  const open = async () => new PostgresDatabase({ url: fresh.url, timeoutMs });
+  const db = await open();
+  await migrate(db);
+  const others: Database[] = [];
+  return {
+    db,
+    url: fresh.url,
+    another: async () => {
+      const other = await open();
+      others.push(other);
+      return other;
+    },
+    async cleanup() {
+      await Promise.all([db, ...others].map((d) => d.close().catch(() => {})));
+      await fresh.drop();
+    },
+  };
+}
+
+export async function openPgliteForTest(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), "situs-pglite-"));
+  const db = await PgliteDatabase.open(dir);
+  await migrate(db);
+  return {
+    db,
+    async cleanup() {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
