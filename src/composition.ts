@@ -5,6 +5,8 @@ import { ensureDemoTeam } from "./accounts/sql/demo-team.js";
 import type { Config } from "./config.js";
 import { EmptyParcelIndex } from "./parcels/empty-parcel-index.js";
 import { PlaceholderParser } from "./parse/placeholder-parser.js";
+import { ensureDemoPortalUser } from "./portal/demo-portal-user.js";
+import { portalServices } from "./portal/portal-services.js";
 import type { Services } from "./services.js";
 
 export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
@@ -14,6 +16,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   mkdirSync(config.DATA_DIR, { recursive: true });
   const backend = await openAccounts(config, log);
   await announceDemoKey(await ensureDemoTeam(backend.db, config.DEMO_API_KEY), log);
+  await ensureDemoPortalUser(backend.db, config, log);
   return {
     parser: new PlaceholderParser(),
     parcels: new EmptyParcelIndex(),
@@ -27,6 +30,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       lookup_by_id: config.PRICE_LOOKUP_BY_ID_MICROS,
     },
     keyCheckTimeoutMs: config.KEY_CHECK_TIMEOUT_MS,
+    portal: portalServices(backend.db, config),
     close: () => backend.close(),
   };
 }

@@ -100,6 +100,38 @@ const SCHEMA = {
     integer(0, 1000),
   ),
   REQUEST_LOG_RETENTION_DAYS: entry("Days request logs are kept.", "30", integer(1, 3650)),
+  CURRENCY: entry("ISO 4217 code of the currency prices and money are kept in.", "USD", (raw, name) => {
+    if (!/^[A-Z]{3}$/.test(raw))
+      throw new ConfigError(`${name} must be an ISO 4217 code such as USD, got "${raw}"`);
+    return raw;
+  }),
+  DEMO_PORTAL_EMAIL: entry("E-mail of the demo team's portal user.", "demo@example.com", text),
+  DEMO_PORTAL_PASSWORD: entry(
+    "Fixes the demo portal user's password (at least 12 characters); unset: random, printed once.",
+    undefined,
+    text,
+  ),
+  PORTAL_SESSION_IDLE_MINUTES: entry(
+    "Portal sessions end after this long without a request.",
+    "30",
+    integer(1, 1440),
+  ),
+  PORTAL_SESSION_MAX_HOURS: entry(
+    "Portal sessions end this long after sign-in at the latest.",
+    "12",
+    integer(1, 720),
+  ),
+  PORTAL_SIGN_IN_LIMIT: entry(
+    "Failed portal sign-ins per e-mail address in the window before further attempts are refused.",
+    "5",
+    integer(1, 1000),
+  ),
+  PORTAL_SIGN_IN_CLIENT_LIMIT: entry(
+    "Failed portal sign-ins per client address in the window before further attempts are refused.",
+    "20",
+    integer(1, 100_000),
+  ),
+  PORTAL_SIGN_IN_WINDOW_MINUTES: entry("Window of the portal sign-in limits.", "15", integer(1, 1440)),
   PRICE_PARSE_MICROS: entry(
     "Price of one billed parse, in micro-units of the currency.",
     "1000",
