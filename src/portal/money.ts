@@ -35,7 +35,7 @@ export function currencySymbol(currency: string): string {
 export function parseMoney(typed: string): number | null {
   const cleaned = typed
     .trim()
-    .replace(/^[^\d.]+/, "")
+    .replace(/^[^\d.-]+/, "") // a currency symbol goes; a minus sign stays, and fails below
     .replace(/,/g, "");
   const match = /^(\d{1,10})(?:\.(\d{1,2}))?$/.exec(cleaned);
   if (!match?.[1]) return null;

@@ -16,7 +16,7 @@ export const PORTAL_MIGRATIONS: ReadonlyArray<{ version: number; name: string; s
     sql: `
       CREATE TABLE portal_sessions (
         token_hash   text PRIMARY KEY,
-        user_id      text REFERENCES portal_users (id) ON DELETE CASCADE,
+        user_id      text,
         csrf_token   text NOT NULL,
         created_at   timestamptz NOT NULL,
         last_seen_at timestamptz NOT NULL,

@@ -1,4 +1,6 @@
 import type { Operation } from "../accounts/accounts.js";
+import type { KeySummary } from "../accounts/sql/account-admin.js";
+import type { RequestLogRow } from "../accounts/sql/account-queries.js";
 
 /**
  * Everything the portal reads and writes, behind one interface (implemented over the accounts
@@ -32,14 +34,8 @@ export interface PortalUserCredentials {
   passwordHash: string;
 }
 
-export interface PortalKey {
-  keyId: string;
-  name: string;
-  displayPrefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
+/** A key as the portal lists it (the accounts admin's summary: never the secret). */
+export type PortalKey = KeySummary;
 
 export interface DailyUsage {
   /** `YYYY-MM-DD`, UTC. */
@@ -77,16 +73,8 @@ export interface LogFilter {
   limit: number;
 }
 
-export interface LogRow {
-  requestId: string;
-  keyId: string;
-  method: string;
-  path: string;
-  status: number;
-  errorCode: string | null;
-  latencyMs: number;
-  at: Date;
-}
+/** A request-log row (the accounts layer's shape). */
+export type LogRow = RequestLogRow;
 
 export interface PortalStore {
   findUser(email: string): Promise<PortalUserCredentials | null>;

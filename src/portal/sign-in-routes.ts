@@ -19,32 +19,35 @@ interface SignInForm {
 function renderSignIn(context: PortalContext, reply: FastifyReply, form: SignInForm): FastifyReply {
   return sendPage(context, reply, form.status, {
     title: "Sign in",
-    body: html`<div class="card narrow">
-      ${form.message ? notice("error", form.message) : ""}
-      <form method="post" action="/portal/sign-in" class="stack">
-        <input type="hidden" name="_csrf" value="${form.session.csrfToken}" />
-        <input type="hidden" name="next" value="${form.next}" />
-        <label for="email">E-mail</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value="${form.email ?? ""}"
-          ${form.email ? "" : html` autofocus`}
-        />
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required${form.email ? html` autofocus` : ""}
-        />
-        <button type="submit" class="primary">Sign in</button>
-      </form>
-    </div>`,
+    body: html`<p class="lead">
+        Manage your team's API keys, follow usage and request logs, and set your budget.
+      </p>
+      <div class="card narrow">
+        ${form.message ? notice("error", form.message) : ""}
+        <form method="post" action="/portal/sign-in" class="stack">
+          <input type="hidden" name="_csrf" value="${form.session.csrfToken}" />
+          <input type="hidden" name="next" value="${form.next}" />
+          <label for="email">E-mail</label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username"
+            required
+            value="${form.email ?? ""}"
+            ${form.email ? "" : html` autofocus`}
+          />
+          <label for="password">Password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required${form.email ? html` autofocus` : ""}
+          />
+          <button type="submit" class="primary">Sign in</button>
+        </form>
+      </div>`,
   });
 }
 

@@ -74,9 +74,17 @@ function bars(days: ChartDay[], top: number, format: (value: number) => string):
   });
 }
 
-export function usageChart(days: ChartDay[], caption: string, format: (value: number) => string): Html {
+/** `counts`: the values are whole requests, so the axis never shows fractions. */
+export function usageChart(
+  days: ChartDay[],
+  caption: string,
+  format: (value: number) => string,
+  counts = false,
+): Html {
   const max = Math.max(0, ...days.map((day) => OPERATIONS.reduce((sum, op) => sum + day.values[op], 0)));
-  const top = niceCeiling(max);
+  // Four gridlines at round steps; whole steps for counts.
+  const step = niceCeiling(max / 4);
+  const top = 4 * (counts ? Math.max(1, Math.ceil(step)) : step);
   const legend = OPERATIONS.map(
     (operation) =>
       html`<li>

@@ -143,7 +143,11 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
             <p class="help"><a href="/portal/billing">Budget and billing</a></p>
           </section>
         </div>
-        ${usageChart(metric === "requests" ? requestDays : spendDays, caption, metric === "requests" ? formatCount : money)}
+        ${
+          metric === "requests"
+            ? usageChart(requestDays, caption, formatCount, true)
+            : usageChart(spendDays, caption, money)
+        }
         <section aria-labelledby="ops-title">
           <h2 id="ops-title">By operation</h2>
           <div class="table-wrap">
