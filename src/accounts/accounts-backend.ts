@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
@@ -29,9 +30,11 @@ export type AccountsConfig = Pick<
 
 /** Opens the accounts database named by the configuration and brings its schema up to date. */
 export async function openDatabase(config: AccountsConfig): Promise<Database> {
+  const embeddedDir = join(config.DATA_DIR, "accounts");
+  if (config.DATABASE_URL === undefined) mkdirSync(embeddedDir, { recursive: true });
   const db =
     config.DATABASE_URL === undefined
-      ? await PgliteDatabase.open(join(config.DATA_DIR, "accounts"))
+      ? await PgliteDatabase.open(embeddedDir)
       : new PostgresDatabase({ url: config.DATABASE_URL, timeoutMs: config.DATABASE_TIMEOUT_MS });
   try {
     await migrate(db);

@@ -36,20 +36,20 @@ const HANDLERS: Record<string, Handler> = {
   "team create": async (admin, _db, args) =>
     admin.createTeam(need(args, 0, "name"), micros(args.flags.get("credit") ?? "0")),
   "team list": async (admin) => (await admin.teams()).map(formatTeam).join("\n"),
-  "team pause": async (admin, _db, args) => done(await admin.setStatus(need(args, 0, "team"), "paused")),
-  "team resume": async (admin, _db, args) => done(await admin.setStatus(need(args, 0, "team"), "active")),
-  "credit add": async (admin, _db, args) =>
-    done(await admin.addCredit(need(args, 0, "team"), micros(need(args, 1, "amount")))),
-  "budget set": async (admin, _db, args) =>
-    done(await admin.setBudget(need(args, 0, "team"), micros(need(args, 1, "amount")))),
-  "budget clear": async (admin, _db, args) => done(await admin.setBudget(need(args, 0, "team"), null)),
+  "team pause": (admin, _db, args) => ok(admin.setStatus(need(args, 0, "team"), "paused")),
+  "team resume": (admin, _db, args) => ok(admin.setStatus(need(args, 0, "team"), "active")),
+  "credit add": (admin, _db, args) =>
+    ok(admin.addCredit(need(args, 0, "team"), micros(need(args, 1, "amount")))),
+  "budget set": (admin, _db, args) =>
+    ok(admin.setBudget(need(args, 0, "team"), micros(need(args, 1, "amount")))),
+  "budget clear": (admin, _db, args) => ok(admin.setBudget(need(args, 0, "team"), null)),
   "key create": async (admin, _db, args) => {
     const key = await admin.createKey(need(args, 0, "team"), args.flags.get("name") ?? "default");
     return `${key.keyId}\n${key.secret}\n(the key is shown only now)`;
   },
   "key list": async (admin, _db, args) =>
     (await admin.listKeys(need(args, 0, "team"))).map(formatKey).join("\n"),
-  "key revoke": async (admin, _db, args) => done(await admin.revokeKey(need(args, 0, "key"))),
+  "key revoke": (admin, _db, args) => ok(admin.revokeKey(need(args, 0, "key"))),
   "user create": async (admin, _db, args) => {
     const password = process.env.SITUS_PASSWORD ?? randomBytes(15).toString("base64url");
     const userId = await admin.createPortalUser(need(args, 0, "team"), need(args, 1, "email"), password);
@@ -83,24 +83,35 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-export async function run(argv: string[]): Promise<number> {
+/** Where the command writes: the process's streams, or a test's. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const STANDARD: Output = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+export async function run(argv: string[], io: Output = STANDARD): Promise<number> {
   const [first, second, ...rest] = argv;
   const twoWords = `${first} ${second}`;
   const name = HANDLERS[twoWords] ? twoWords : first;
   const handler = name === undefined ? undefined : HANDLERS[name];
   if (!handler) {
-    process.stderr.write(HELP);
+    io.err(HELP);
     return first === undefined || first === "--help" ? 0 : 2;
   }
   const args = parseArgs(name === twoWords ? rest : [second, ...rest].filter((a) => a !== undefined));
   const db = await openDatabase(loadConfig());
   try {
     const output = await handler(new AccountAdmin(db), db, args);
-    if (output !== "") process.stdout.write(`${output}\n`);
+    if (output !== "") io.out(`${output}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof AdminError)) throw error;
-    process.stderr.write(`situs admin: ${error.message}\n`);
+    io.err(`situs admin: ${error.message}\n`);
     return 1;
   } finally {
     await db.close();
@@ -138,7 +149,9 @@ export function money(microUnits: number): string {
   return `${sign}${Math.floor(abs / 1_000_000)}.${String(abs % 1_000_000).padStart(6, "0")}`;
 }
 
-function done(_: void): string {
+/** A change that prints nothing of its own: "ok" once it is committed. */
+async function ok(change: Promise<void>): Promise<string> {
+  await change;
   return "ok";
 }
 

@@ -11,6 +11,20 @@ import type { TestDatabase } from "../support/databases.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
 import { waitFor } from "./accounts-conformance.js";
 
+/** The test database reached through a proxy that can take it away. */
+async function behindProxy(
+  url: string,
+  timeoutMs: number,
+): Promise<{ proxy: TcpProxy; db: PostgresDatabase }> {
+  const { hostname, port, pathname } = new URL(url);
+  const proxy = new TcpProxy(hostname, Number(port || 5432));
+  await proxy.start();
+  return {
+    proxy,
+    db: new PostgresDatabase({ url: `postgres://postgres@127.0.0.1:${proxy.port}${pathname}`, timeoutMs }),
+  };
+}
+
 /** What only PostgreSQL has: several replicas on one database, and a server that can vanish. */
 describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") }, () => {
   let database: TestDatabase & { url: string };
@@ -50,13 +64,7 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
   test("a replica whose notifications are cut off silently still stops accepting a revoked key within a second", async () => {
     const teamId = await admin.createTeam("p", 1_000_000);
     const { keyId, secret } = await admin.createKey(teamId, "k");
-    const { hostname, port, pathname } = new URL(database.url);
-    const proxy = new TcpProxy(hostname, Number(port || 5432));
-    await proxy.start();
-    const db = new PostgresDatabase({
-      url: `postgres://postgres@127.0.0.1:${proxy.port}${pathname}`,
-      timeoutMs: 200,
-    });
+    const { proxy, db } = await behindProxy(database.url, 200);
     const replica = await SqlAccountStore.open(db, cache);
     try {
       assert.ok(await replica.authenticate(secret));
@@ -104,13 +112,7 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
   });
 
   test("with the database hung or gone, requests get 503 unavailable in bounded time, and nothing withheld stays billed", async () => {
-    const { hostname, port, pathname } = new URL(database.url);
-    const proxy = new TcpProxy(hostname, Number(port || 5432));
-    await proxy.start();
-    const db = new PostgresDatabase({
-      url: `postgres://postgres@127.0.0.1:${proxy.port}${pathname}`,
-      timeoutMs: 300,
-    });
+    const { proxy, db } = await behindProxy(database.url, 300);
     const edge = await accountsApp(db, { TEAM_REFRESH_MS: 100 });
     try {
       const teamId = await admin.createTeam("u", 1_000_000);
@@ -156,13 +158,7 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
   });
 
   test("a usage write that times out withholds the 200 (503) and the withheld request is voided", async () => {
-    const { hostname, port, pathname } = new URL(database.url);
-    const proxy = new TcpProxy(hostname, Number(port || 5432));
-    await proxy.start();
-    const proxied = new PostgresDatabase({
-      url: `postgres://postgres@127.0.0.1:${proxy.port}${pathname}`,
-      timeoutMs: 300,
-    });
+    const { proxy, db: proxied } = await behindProxy(database.url, 300);
     const edge = await accountsApp(database.db);
     const ledger = new GroupCommitUsageLedger(proxied, { windowMs: 2, maxBatch: 100, maxInFlight: 2 });
     edge.services.usage = ledger;

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { Database } from "../../src/accounts/sql/database.js";
 import { migrate } from "../../src/accounts/sql/migrations.js";
+import { projectPath } from "../../src/paths.js";
 import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
 import { PostgresDatabase } from "../../src/accounts/sql/postgres-database.js";
 
@@ -88,9 +89,31 @@ export async function openPostgresForTest(timeoutMs = 2000): Promise<TestDatabas
   };
 }
 
+/**
+ * PGlite's initdb takes several seconds; a fresh database made once is kept as a tarball in the
+ * temp directory (per PGlite version) and later databases start from it. Written to a temporary
+ * name and renamed, so concurrent test processes never read half a file.
+ */
+async function pgliteTemplate(): Promise<Blob> {
+  const version = (
+    JSON.parse(
+      readFileSync(projectPath("node_modules", "@electric-sql", "pglite", "package.json"), "utf8"),
+    ) as { version: string }
+  ).version;
+  const file = join(tmpdir(), `situs-pglite-template-${version}.tar`);
+  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  const fresh = await PgliteDatabase.open(undefined);
+  const dump = await fresh.dump();
+  await fresh.close();
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, file);
+  return dump;
+}
+
 export async function openPgliteForTest(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "situs-pglite-"));
-  const db = await PgliteDatabase.open(dir);
+  const db = await PgliteDatabase.open(dir, await pgliteTemplate());
   await migrate(db);
   return {
     db,

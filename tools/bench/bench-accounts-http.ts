@@ -20,6 +20,7 @@ const scratch = embedded
   ? null
   : await scratchDatabase(flag("url", "postgres://postgres@127.0.0.1:5432/test"));
 
+/** Starts a bench server and resolves once it listens; the caller stops it. */
 async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -53,8 +54,9 @@ async function load(port: number): Promise<{ rps: number; p99: number; non2xx: n
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const children = [await server("off", 18_301), await server("on", 18_302)];
+const children: ChildProcess[] = [];
 try {
+  children.push(await server("off", 18_301), await server("on", 18_302));
   const off: number[] = [];
   const on: number[] = [];
   for (let round = 1; round <= rounds; round++) {

@@ -10,7 +10,7 @@ import { flag, scratchDatabase } from "./bench-support.js";
  * `--concurrency` requests waiting at any time (as many as a busy replica has in flight), each
  * resolved only once its row is committed.
  *   node dist/tools/bench/bench-usage-ledger.js [--url postgres://…/test] [--records 200000]
- *        [--concurrency 2000] [--teams 10] [--window 2]
+ *        [--concurrency 2000] [--teams 10] [--window 2] [--in-flight 4]
  */
 const url = flag("url", process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
 const records = Number(flag("records", "200000"));
@@ -24,7 +24,11 @@ try {
   await migrate(db);
   const admin = new AccountAdmin(db);
   const teams = await Promise.all(Array.from({ length: teamCount }, () => admin.createTeam("bench", 1e15)));
-  const ledger = new GroupCommitUsageLedger(db, { windowMs, maxBatch: 2000, maxInFlight: 4 });
+  const ledger = new GroupCommitUsageLedger(db, {
+    windowMs,
+    maxBatch: 2000,
+    maxInFlight: Number(flag("in-flight", "4")),
+  });
   let next = 0;
   const worker = async () => {
     while (next < records) {

@@ -50,7 +50,10 @@ export class GroupCommitUsageLedger implements UsageLedger {
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       if (this.waiting.length >= this.options.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
+      // With nothing being written the batch goes after this turn of the event loop (no added
+      // wait when idle); otherwise it gathers for the window while earlier batches commit.
+      else
+        this.timer ??= setTimeout(() => this.flush(), this.inFlight.size === 0 ? 0 : this.options.windowMs);
     });
   }
 

@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import type { Database, Queryable, Row, Subscriber } from "./database.js";
+import { DirectoryLock } from "./directory-lock.js";
 
 /**
  * The embedded default: PGlite (PostgreSQL compiled to WebAssembly) keeping its files in a
@@ -9,13 +10,39 @@ import type { Database, Queryable, Row, Subscriber } from "./database.js";
 export class PgliteDatabase implements Database {
   readonly kind = "pglite";
 
-  private constructor(private readonly db: PGlite) {}
+  private constructor(
+    private readonly db: PGlite,
+    private readonly lock: DirectoryLock | null,
+  ) {}
 
-  /** Opens (creating if needed) the database in `dataDir`; in memory when `dataDir` is undefined. */
-  static async open(dataDir: string | undefined): Promise<PgliteDatabase> {
-    const db = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  /**
+   * Opens (creating if needed) the database in `dataDir`; in memory when `dataDir` is undefined.
+   * A new database starts from `template` (a `dumpDataDir()` tarball) when given, which skips
+   * the several seconds of initdb (tests use it).
+   */
+  static async open(dataDir: string | undefined, template?: Blob): Promise<PgliteDatabase> {
+    const lock = dataDir === undefined ? null : DirectoryLock.acquire(dataDir);
+    try {
+      const db = await PgliteDatabase.start(dataDir, template);
+      return new PgliteDatabase(db, lock);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
+
+  private static async start(dataDir: string | undefined, template?: Blob): Promise<PGlite> {
+    const db = new PGlite({
+      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(template ? { loadDataDir: template } : {}),
+    });
     await db.waitReady;
-    return new PgliteDatabase(db);
+    return db;
+  }
+
+  /** The database files as a tarball, to start other databases from (see `open`). */
+  async dump(): Promise<Blob> {
+    return this.db.dumpDataDir("none");
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -44,5 +71,6 @@ export class PgliteDatabase implements Database {
 
   async close(): Promise<void> {
     await this.db.close();
+    this.lock?.release();
   }
 }

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { run } from "../../src/cli/admin.js";
+import { freshPostgres, serverSkip } from "../support/databases.js";
+
+/** `bin/situs admin` end to end, against a fresh PostgreSQL database. */
+describe("situs admin", { skip: await serverSkip("PostgreSQL") }, () => {
+  let database: Awaited<ReturnType<typeof freshPostgres>>;
+  before(async () => (database = await freshPostgres()));
+  after(async () => database?.drop());
+
+  /** Runs the command in this process (the binary itself is exercised by service-replicas.test). */
+  const admin = async (...args: string[]): Promise<string> => {
+    process.env.DATABASE_URL = database.url;
+    process.env.SITUS_PASSWORD = "a long portal password";
+    let out = "";
+    let err = "";
+    const code = await run(args, { out: (text) => (out += text), err: (text) => (err += text) });
+    if (code !== 0) throw new Error(`exit ${code}: ${err}`);
+    return out.trim();
+  };
+
+  test("manages a team's status, credit, budget, keys and portal users, and shows usage", async () => {
+    const teamId = await admin("team", "create", "Acme", "--credit", "10.5");
+    assert.match(teamId, /^team_[0-9A-Z]{26}$/);
+    assert.equal(await admin("team", "pause", teamId), "ok");
+    assert.equal(await admin("credit", "add", teamId, "0.25"), "ok");
+    assert.equal(await admin("budget", "set", teamId, "3"), "ok");
+    assert.match(
+      await admin("team", "list"),
+      new RegExp(`${teamId}  paused  credit 10\\.750000  budget 3\\.000000`),
+    );
+    assert.equal(await admin("budget", "clear", teamId), "ok");
+    assert.equal(await admin("team", "resume", teamId), "ok");
+    const [keyId, secret] = (await admin("key", "create", teamId, "--name", "ci")).split("\n");
+    assert.match(keyId!, /^key_/);
+    assert.match(secret!, /^sk_[A-Za-z0-9_-]{32}$/);
+    const listed = await admin("key", "list", teamId);
+    assert.ok(
+      listed.includes(`${secret!.slice(0, 11)}…`) && !listed.includes(secret!),
+      "list shows the prefix only",
+    );
+    assert.equal(await admin("key", "revoke", keyId!), "ok");
+    assert.match(await admin("key", "list", teamId), /revoked \d{4}-/);
+    assert.match(await admin("user", "create", teamId, "ops@example.com"), /^usr_/);
+    assert.match(
+      await admin("usage", teamId),
+      new RegExp(`${teamId}  active  credit 10\\.750000  budget none`),
+    );
+    await assert.rejects(admin("key", "revoke", "key_missing"), /no key key_missing/);
+  });
+});
