@@ -7,13 +7,15 @@ import { pino } from "pino";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import type { FastifyInstance } from "fastify";
-import { openDatabase } from "../../src/accounts/accounts-backend.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { ensureDemoTeam } from "../../src/accounts/sql/demo-team.js";
+import { migrate } from "../../src/accounts/sql/migrations.js";
+import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
 import { buildServices } from "../../src/composition.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
 import { projectPath } from "../../src/paths.js";
+import { pgliteTemplate } from "../support/databases.js";
 
 /**
  * The portal end to end, as a person uses it: the real service on 127.0.0.1 (embedded database
@@ -33,8 +35,10 @@ let base: string;
 let browser: Browser;
 let page: Page;
 
-async function seedOtherTeam(env: NodeJS.ProcessEnv): Promise<void> {
-  const db = await openDatabase(loadConfig(env));
+/** Seeds the service's embedded database before it starts (from the tests' cached initdb). */
+async function seedOtherTeam(): Promise<void> {
+  const db = await PgliteDatabase.open(join(dataDir, "accounts"), await pgliteTemplate());
+  await migrate(db);
   try {
     await ensureDemoTeam(db, DEMO_KEY);
     const admin = new AccountAdmin(db);
@@ -58,7 +62,7 @@ before(async () => {
     SHED_EVENT_LOOP_DELAY_MS: "0",
     LOG_LEVEL: "silent",
   };
-  await seedOtherTeam(env);
+  await seedOtherTeam();
   const config = loadConfig(env);
   const log = pino({ level: "silent" });
   const services = await buildServices(config, log);

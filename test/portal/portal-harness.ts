@@ -1,20 +1,20 @@
 import type { FastifyInstance } from "fastify";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import type { Database } from "../../src/accounts/sql/database.js";
 import type { PortalServices } from "../../src/portal/portal-plugin.js";
 import { SqlPortalStore } from "../../src/portal/sql-portal-store.js";
+import { openPgliteForTest } from "../support/databases.js";
 import { testApp, testServices } from "../support/test-app.js";
 
 /**
- * The portal in-process over a real (in-memory PGlite) accounts database, with a clock the test
+ * The portal in-process over a real (PGlite, from the tests' cached template) accounts database, with a clock the test
  * moves, and two teams with one portal user each.
  */
 export const PASSWORD = "correct horse battery staple";
 
 export interface Harness {
   app: FastifyInstance;
-  db: PgliteDatabase;
+  db: Database;
   admin: AccountAdmin;
   clock: { now: Date };
   teams: { a: string; b: string };
@@ -22,8 +22,8 @@ export interface Harness {
 }
 
 export async function portalHarness(overrides: Partial<PortalServices> = {}): Promise<Harness> {
-  const db = await PgliteDatabase.open(undefined);
-  await migrate(db);
+  const database = await openPgliteForTest();
+  const db = database.db;
   const admin = new AccountAdmin(db);
   const a = await admin.createTeam("Acme Logistics", 50_000_000);
   const b = await admin.createTeam("Beta Realty", 50_000_000);
@@ -50,7 +50,7 @@ export async function portalHarness(overrides: Partial<PortalServices> = {}): Pr
     teams: { a, b },
     async close() {
       await app.close();
-      await db.close();
+      await database.cleanup();
     },
   };
 }
@@ -111,7 +111,7 @@ export function post(
 
 /** Writes request-log rows as the API's request log would. */
 export async function addLogRows(
-  db: PgliteDatabase,
+  db: Database,
   teamId: string,
   rows: Array<{ requestId: string; path?: string; status?: number; errorCode?: string | null; at: Date }>,
 ): Promise<void> {
