@@ -4,6 +4,7 @@ import { budgetMeter } from "./budget-meter.js";
 import { formatCount, formatMonth } from "./format.js";
 import { html } from "./html.js";
 import type { Html } from "./html.js";
+import { dataTable, tableRow } from "./data-table.js";
 import { csrfField, notice } from "./layout.js";
 import { currencySymbol, formatMoney, moneyInputValue, parseMoney } from "./money.js";
 import { OPERATION_LABELS } from "./operations.js";
@@ -87,49 +88,23 @@ async function renderBilling(
       </section>
       <section aria-labelledby="months-title">
         <h2 id="months-title">Spend per month</h2>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col" class="num">Billed requests</th>
-                <th scope="col" class="num">Spend</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${months.map(
-                (month) =>
-                  html`<tr>
-                    <th scope="row">${formatMonth(month.month)}</th>
-                    <td class="num">${formatCount(month.requests)}</td>
-                    <td class="num">${money(month.spendMicros)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable({
+          columns: [
+            { label: "Month" },
+            { label: "Billed requests", numeric: true },
+            { label: "Spend", numeric: true },
+          ],
+          rows: months.map((month) =>
+            tableRow(formatMonth(month.month), [formatCount(month.requests), money(month.spendMicros)]),
+          ),
+        })}
       </section>
       <section aria-labelledby="prices-title">
         <h2 id="prices-title">Prices</h2>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Operation</th>
-                <th scope="col" class="num">Per billed request</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${OPERATIONS.map(
-                (op) =>
-                  html`<tr>
-                    <th scope="row">${OPERATION_LABELS[op]}</th>
-                    <td class="num">${money(context.prices[op])}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable({
+          columns: [{ label: "Operation" }, { label: "Per billed request", numeric: true }],
+          rows: OPERATIONS.map((op) => tableRow(OPERATION_LABELS[op], [money(context.prices[op])])),
+        })}
         <p class="help">Only answers with status 200 are billed; errors never are.</p>
       </section>`,
   });

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { dataTable } from "./data-table.js";
+import type { Column } from "./data-table.js";
 import { formatTime } from "./format.js";
 import { html } from "./html.js";
 import type { Html } from "./html.js";
@@ -62,11 +64,6 @@ async function renderKeys(
 ): Promise<FastifyReply> {
   const keys = await context.store.listKeys(session.user.teamId);
   const active = keys.filter((key) => !key.revokedAt).length;
-  const rows = keys.length
-    ? keys.map((key) => keyRow(key, session))
-    : html`<tr>
-        <td colspan="6" class="empty">No keys yet. Create one above.</td>
-      </tr>`;
   return sendPage(context, reply, extra.status ?? 200, {
     title: "API keys",
     session,
@@ -94,23 +91,13 @@ async function renderKeys(
       </section>
       <section aria-labelledby="list-title">
         <h2 id="list-title">Keys <span class="muted">(${active} active)</span></h2>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable({
+          columns: ["Name", "Key", "Created", "Last used", "Status"]
+            .map((label): Column => ({ label }))
+            .concat({ label: html`<span class="sr-only">Actions</span>` }),
+          rows: keys.map((key) => keyRow(key, session)),
+          empty: "No keys yet. Create one above.",
+        })}
       </section>`,
   });
 }

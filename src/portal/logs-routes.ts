@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { OPERATIONS } from "../accounts/accounts.js";
 import { ERROR_STATUS } from "../errors.js";
+import { dataTable } from "./data-table.js";
 import { formatTime } from "./format.js";
 import { html } from "./html.js";
 import type { Html } from "./html.js";
@@ -134,34 +135,22 @@ export function registerLogRoutes(app: FastifyInstance, context: PortalContext):
       session,
       active: "/portal/logs",
       body: html`${filterForm(query)}
-        ${query.request_id ? notice("info", html`Showing the request <code>${query.request_id}</code>.`) : ""}
-        <div class="table-wrap">
-          <table class="logs">
-            <caption>
-              Requests made with this team's keys, newest first, ${PAGE_SIZE} a page
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Time (UTC)</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error code</th>
-                <th scope="col" class="num">Latency</th>
-                <th scope="col">Request ID</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                rows.length
-                  ? rows.map(logRow)
-                  : html`<tr>
-                      <td colspan="6" class="empty">${empty}</td>
-                    </tr>`
-              }
-            </tbody>
-          </table>
-        </div>
-        ${pager(query, rows, more, paging)}`,
+      ${query.request_id ? notice("info", html`Showing the request <code>${query.request_id}</code>.`) : ""}
+      ${dataTable({
+        className: "logs",
+        caption: `Requests made with this team's keys, newest first, ${PAGE_SIZE} a page`,
+        columns: [
+          { label: "Time (UTC)" },
+          { label: "Operation" },
+          { label: "Status" },
+          { label: "Error code" },
+          { label: "Latency", numeric: true },
+          { label: "Request ID" },
+        ],
+        rows: rows.map(logRow),
+        empty,
+      })}
+      ${pager(query, rows, more, paging)}`,
     });
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { OPERATIONS } from "../accounts/accounts.js";
 import type { Operation } from "../accounts/accounts.js";
 import { budgetMeter } from "./budget-meter.js";
+import { dataTable, tableRow } from "./data-table.js";
 import { formatCount, formatShortDay } from "./format.js";
 import { html } from "./html.js";
 import type { Html } from "./html.js";
@@ -72,31 +73,22 @@ function dayTable(days: ChartDay[], spend: ChartDay[], errors: Map<string, numbe
   const rows = [...days].reverse().map((day, index) => {
     const money = spend[days.length - 1 - index]?.values ?? zero();
     const total = OPERATIONS.reduce((sum, op) => sum + money[op], 0);
-    return html`<tr>
-      <th scope="row">${formatShortDay(day.day)}</th>
-      ${OPERATIONS.map((op) => html`<td class="num">${formatCount(day.values[op])}</td>`)}
-      <td class="num">${formatCount(errors.get(day.day) ?? 0)}</td>
-      <td class="num">${formatMoney(total, currency)}</td>
-    </tr>`;
+    return tableRow(formatShortDay(day.day), [
+      ...OPERATIONS.map((op) => formatCount(day.values[op])),
+      formatCount(errors.get(day.day) ?? 0),
+      formatMoney(total, currency),
+    ]);
   });
-  return html`<div class="table-wrap">
-    <table>
-      <caption>
-        Billed requests per day and operation (newest first), refused requests, and spend
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          ${OPERATIONS.map((op) => html`<th scope="col" class="num">${OPERATION_LABELS[op]}</th>`)}
-          <th scope="col" class="num">Errors</th>
-          <th scope="col" class="num">Spend</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return dataTable({
+    caption: "Billed requests per day and operation (newest first), refused requests, and spend",
+    columns: [
+      { label: "Day" },
+      ...OPERATIONS.map((op) => ({ label: OPERATION_LABELS[op], numeric: true })),
+      { label: "Errors", numeric: true },
+      { label: "Spend", numeric: true },
+    ],
+    rows,
+  });
 }
 
 export function registerUsageRoutes(app: FastifyInstance, context: PortalContext): void {
@@ -150,29 +142,21 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
         }
         <section aria-labelledby="ops-title">
           <h2 id="ops-title">By operation</h2>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Operation</th>
-                  <th scope="col" class="num">Billed requests</th>
-                  <th scope="col" class="num">Spend</th>
-                  <th scope="col" class="num">Price each</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${OPERATIONS.map(
-                  (op) =>
-                    html`<tr>
-                      <th scope="row">${OPERATION_LABELS[op]}</th>
-                      <td class="num">${formatCount(sums[op].requests)}</td>
-                      <td class="num">${money(sums[op].spend)}</td>
-                      <td class="num">${money(context.prices[op])}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
+          ${dataTable({
+            columns: [
+              { label: "Operation" },
+              { label: "Billed requests", numeric: true },
+              { label: "Spend", numeric: true },
+              { label: "Price each", numeric: true },
+            ],
+            rows: OPERATIONS.map((op) =>
+              tableRow(OPERATION_LABELS[op], [
+                formatCount(sums[op].requests),
+                money(sums[op].spend),
+                money(context.prices[op]),
+              ]),
+            ),
+          })}
         </section>
         <section aria-labelledby="days-title">
           <h2 id="days-title">By day</h2>

@@ -17,6 +17,7 @@ export interface Harness {
   db: Database;
   admin: AccountAdmin;
   clock: { now: Date };
+  portal: PortalServices;
   teams: { a: string; b: string };
   close(): Promise<void>;
 }
@@ -47,6 +48,7 @@ export async function portalHarness(overrides: Partial<PortalServices> = {}): Pr
     db,
     admin,
     clock,
+    portal,
     teams: { a, b },
     async close() {
       await app.close();
@@ -76,17 +78,22 @@ export function form(fields: Record<string, string>): { payload: string; headers
   };
 }
 
+/** Posts form fields to a portal URL with a cookie (or none). */
+export function postForm(app: FastifyInstance, url: string, fields: Record<string, string>, cookie?: string) {
+  const posted = form(fields);
+  return app.inject({
+    method: "POST",
+    url,
+    payload: posted.payload,
+    headers: { ...posted.headers, ...(cookie === undefined ? {} : { cookie }) },
+  });
+}
+
 /** Opens the sign-in page and posts the credentials; the session cookie and CSRF token after. */
 export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<Browser> {
   const page = await app.inject({ method: "GET", url: "/portal/sign-in" });
-  const visitor = cookieOf(page.headers["set-cookie"]);
-  const posted = form({ _csrf: csrfOf(page.body), email, password, next: "/portal/keys" });
-  const response = await app.inject({
-    method: "POST",
-    url: "/portal/sign-in",
-    payload: posted.payload,
-    headers: { ...posted.headers, cookie: visitor },
-  });
+  const fields = { _csrf: csrfOf(page.body), email, password, next: "/portal/keys" };
+  const response = await postForm(app, "/portal/sign-in", fields, cookieOf(page.headers["set-cookie"]));
   if (response.statusCode !== 303) throw new Error(`sign-in answered ${response.statusCode}`);
   const cookie = cookieOf(response.headers["set-cookie"]);
   const keys = await app.inject({ method: "GET", url: "/portal/keys", headers: { cookie } });
@@ -100,13 +107,7 @@ export function post(
   url: string,
   fields: Record<string, string> = {},
 ) {
-  const posted = form({ _csrf: browser.csrf, ...fields });
-  return app.inject({
-    method: "POST",
-    url,
-    payload: posted.payload,
-    headers: { ...posted.headers, cookie: browser.cookie },
-  });
+  return postForm(app, url, { _csrf: browser.csrf, ...fields }, browser.cookie);
 }
 
 /** Writes request-log rows as the API's request log would. */

@@ -1,6 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { addLogRows, cookieOf, csrfOf, form, portalHarness, post, signIn } from "./portal-harness.js";
+import { pino } from "pino";
+import { buildApp } from "../../src/http/app.js";
+import { testServices } from "../support/test-app.js";
+import {
+  addLogRows,
+  cookieOf,
+  csrfOf,
+  form,
+  portalHarness,
+  post,
+  postForm,
+  signIn,
+} from "./portal-harness.js";
 import type { Harness } from "./portal-harness.js";
 
 let h: Harness;
@@ -45,13 +57,12 @@ describe("CSRF: every form needs the session's synchronizer token", () => {
 
   test("the sign-in form needs its token too (no login CSRF)", async () => {
     const page = await h.app.inject({ method: "GET", url: "/portal/sign-in" });
-    const posted = form({ _csrf: "wrong", email: "ana@acme.test", password: "correct horse battery staple" });
-    const response = await h.app.inject({
-      method: "POST",
-      url: "/portal/sign-in",
-      payload: posted.payload,
-      headers: { ...posted.headers, cookie: cookieOf(page.headers["set-cookie"]) },
-    });
+    const response = await postForm(
+      h.app,
+      "/portal/sign-in",
+      { _csrf: "wrong", email: "ana@acme.test", password: "correct horse battery staple" },
+      cookieOf(page.headers["set-cookie"]),
+    );
     assert.equal(response.statusCode, 403);
     assert.equal(response.headers.location, undefined);
   });
@@ -74,21 +85,34 @@ describe("sessions", () => {
     const page = await h.app.inject({ method: "GET", url: "/portal/sign-in" });
     const visitor = cookieOf(page.headers["set-cookie"]);
     assert.match(String(page.headers["set-cookie"]), /HttpOnly; SameSite=Lax/);
-    const posted = form({
-      _csrf: csrfOf(page.body),
-      email: "ana@acme.test",
-      password: "correct horse battery staple",
-    });
-    const response = await h.app.inject({
-      method: "POST",
-      url: "/portal/sign-in",
-      payload: posted.payload,
-      headers: { ...posted.headers, cookie: visitor },
-    });
+    const response = await postForm(
+      h.app,
+      "/portal/sign-in",
+      {
+        _csrf: csrfOf(page.body),
+        email: "ana@acme.test",
+        password: "correct horse battery staple",
+      },
+      visitor,
+    );
     const signedIn = cookieOf(response.headers["set-cookie"]);
     assert.notEqual(signedIn, visitor);
     const withOld = await h.app.inject({ method: "GET", url: "/portal/keys", headers: { cookie: visitor } });
     assert.equal(withOld.statusCode, 303, "the pre-sign-in token grants nothing");
+  });
+
+  test("over HTTPS (here via a trusted proxy) the cookie is __Host- prefixed and Secure", async () => {
+    const app = buildApp(testServices({ portal: h.portal }), {
+      logger: pino({ level: "silent" }),
+      bodyLimit: 65536,
+      trustProxy: true,
+    });
+    const page = await app.inject({ url: "/portal/sign-in", headers: { "x-forwarded-proto": "https" } });
+    assert.match(
+      String(page.headers["set-cookie"]),
+      /^__Host-situs_portal=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=7200; Secure$/,
+    );
+    await app.close();
   });
 
   test("a session ends after 30 idle minutes", async () => {
@@ -146,13 +170,12 @@ describe("sign-in limit", () => {
       const page = await h2.app.inject({ method: "GET", url: "/portal/sign-in" });
       const cookie = cookieOf(page.headers["set-cookie"]);
       const attempt = (password: string) => {
-        const posted = form({ _csrf: csrfOf(page.body), email: "ana@acme.test", password });
-        return h2.app.inject({
-          method: "POST",
-          url: "/portal/sign-in",
-          payload: posted.payload,
-          headers: { ...posted.headers, cookie },
-        });
+        return postForm(
+          h2.app,
+          "/portal/sign-in",
+          { _csrf: csrfOf(page.body), email: "ana@acme.test", password },
+          cookie,
+        );
       };
       for (let i = 0; i < 5; i++) {
         const wrong = await attempt(`wrong password ${i}`);
@@ -171,17 +194,16 @@ describe("sign-in limit", () => {
 
   test("an unknown e-mail answers exactly like a wrong password", async () => {
     const page = await h.app.inject({ method: "GET", url: "/portal/sign-in" });
-    const posted = form({
-      _csrf: csrfOf(page.body),
-      email: "nobody@nowhere.test",
-      password: "whatever it is",
-    });
-    const response = await h.app.inject({
-      method: "POST",
-      url: "/portal/sign-in",
-      payload: posted.payload,
-      headers: { ...posted.headers, cookie: cookieOf(page.headers["set-cookie"]) },
-    });
+    const response = await postForm(
+      h.app,
+      "/portal/sign-in",
+      {
+        _csrf: csrfOf(page.body),
+        email: "nobody@nowhere.test",
+        password: "whatever it is",
+      },
+      cookieOf(page.headers["set-cookie"]),
+    );
     assert.equal(response.statusCode, 401);
     assert.match(response.body, /e-mail address or password is not right/);
   });
@@ -220,8 +242,7 @@ describe("team isolation", () => {
       assert.equal(response.statusCode, 303, url);
       assert.match(String(response.headers.location), /^\/portal\/sign-in/);
     }
-    const posted = form({ name: "x" });
-    const response = await h.app.inject({ method: "POST", url: "/portal/keys", ...posted });
+    const response = await postForm(h.app, "/portal/keys", { name: "x" });
     assert.equal(response.statusCode, 303);
   });
 });
