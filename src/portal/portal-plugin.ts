@@ -81,7 +81,15 @@ function registerEdge(app: FastifyInstance, context: PortalContext, purge: () =>
       body: html`<p>There is no such page. <a href="/portal/keys">Go to the portal</a>.</p>`,
     }),
   );
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // The request itself could not be read (a body too large, say): the visitor's doing.
+      return sendPage(context, reply, status, {
+        title: "Request not accepted",
+        body: notice("error", "The request could not be read. Go back and try again."),
+      });
+    }
     request.log.error({ err: error }, "portal request failed");
     return sendPage(context, reply, 500, {
       title: "Something went wrong",

@@ -65,6 +65,12 @@ describe("request logs", () => {
     assert.match(page, /1\.5 ms/);
   });
 
+  test("a body too large answers an HTML 413, not a crash page", async () => {
+    const response = await post(h.app, ana, "/portal/keys", { name: "x".repeat(70_000) });
+    assert.equal(response.statusCode, 413);
+    assert.match(String(response.headers["content-type"]), /text\/html/);
+  });
+
   test("values outside the offered choices are ignored, not errors", async () => {
     const response = await get("/portal/logs?status=abc&error=<script>&operation=drop&from=yesterday");
     assert.equal(response.statusCode, 200);
