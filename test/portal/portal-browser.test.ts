@@ -129,6 +129,11 @@ test("a team's developer uses the portal in a real browser", { skip }, async (t)
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/portal\/keys$/);
     assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), "API keys");
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate("document.activeElement.textContent"), "Skip to content");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate("document.activeElement.id"), "main");
   });
 
   let secret = "";
