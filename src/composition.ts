@@ -6,6 +6,7 @@ import { openConfiguredIndex } from "./parcels/configured-index.js";
 import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "./parse/model-parser.js";
 import { RuleParser } from "./parse/rule-parser.js";
 import type { Parser } from "./parse/parser.js";
+import { portalServices } from "./portal/portal-services.js";
 import type { Services } from "./services.js";
 
 export { DEMO_TEAM_ID } from "./accounts/sql/demo-team.js";
@@ -44,6 +45,8 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
       lookup_by_id: config.PRICE_LOOKUP_BY_ID_MICROS,
     },
     keyCheckTimeoutMs: config.KEY_CHECK_TIMEOUT_MS,
+    // The portal reads the accounts database directly: served where this process holds it.
+    ...(accounts.db ? { portal: portalServices(accounts.db, config) } : {}),
     async close() {
       parcels.close();
       await accounts.close();

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 
 /**
@@ -38,8 +37,8 @@ const boolean: Parse<boolean> = (raw, name) => {
 
 const SCHEMA = {
   WORKERS: entry(
-    "Server processes sharing the port; default: the number of cores (availableParallelism).",
-    String(availableParallelism()),
+    "Server processes sharing the port; default: the number of cores with DATABASE_URL, 1 on the embedded database (which one process holds, with the portal).",
+    undefined,
     integer(1, 256),
   ),
   PORT: entry("TCP port to listen on.", "8080", integer(0, 65535)),
@@ -106,6 +105,38 @@ const SCHEMA = {
     integer(0, 1000),
   ),
   REQUEST_LOG_RETENTION_DAYS: entry("Days request logs are kept.", "30", integer(1, 3650)),
+  CURRENCY: entry("ISO 4217 code of the currency prices and money are kept in.", "USD", (raw, name) => {
+    if (!/^[A-Z]{3}$/.test(raw))
+      throw new ConfigError(`${name} must be an ISO 4217 code such as USD, got "${raw}"`);
+    return raw;
+  }),
+  DEMO_PORTAL_EMAIL: entry("E-mail of the demo team's portal user.", "demo@example.com", text),
+  DEMO_PORTAL_PASSWORD: entry(
+    "Fixes the demo portal user's password (at least 12 characters); unset: random, printed once.",
+    undefined,
+    text,
+  ),
+  PORTAL_SESSION_IDLE_MINUTES: entry(
+    "Portal sessions end after this long without a request.",
+    "30",
+    integer(1, 1440),
+  ),
+  PORTAL_SESSION_MAX_HOURS: entry(
+    "Portal sessions end this long after sign-in at the latest.",
+    "12",
+    integer(1, 720),
+  ),
+  PORTAL_SIGN_IN_LIMIT: entry(
+    "Failed portal sign-ins per e-mail address in the window before further attempts are refused.",
+    "5",
+    integer(1, 1000),
+  ),
+  PORTAL_SIGN_IN_CLIENT_LIMIT: entry(
+    "Failed portal sign-ins per client address in the window before further attempts are refused.",
+    "20",
+    integer(1, 100_000),
+  ),
+  PORTAL_SIGN_IN_WINDOW_MINUTES: entry("Window of the portal sign-in limits.", "15", integer(1, 1440)),
   PRICE_PARSE_MICROS: entry(
     "Price of one billed parse, in micro-units of the currency.",
     "1000",

@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
 import { buildServices } from "./composition.js";
@@ -14,13 +15,14 @@ import { runPrimary } from "./cluster/cluster.js";
  * workers (each running `serve`) and hosts what they must share.
  */
 export async function start(config: Config = loadConfig()): Promise<void> {
-  if (config.WORKERS <= 1 || cluster.isWorker) {
+  const workers = config.WORKERS ?? (config.DATABASE_URL === undefined ? 1 : availableParallelism());
+  if (workers <= 1 || cluster.isWorker) {
     await serve(config);
     return;
   }
   const log = pino({ level: config.LOG_LEVEL });
-  log.info({ workers: config.WORKERS }, "starting workers");
-  await runPrimary({ workers: config.WORKERS, log, openHost: () => openHostedAccounts(config, log) });
+  log.info({ workers }, "starting workers");
+  await runPrimary({ workers, log, openHost: () => openHostedAccounts(config, log) });
 }
 
 /** Starts the service on its configuration and stops it cleanly on SIGINT or SIGTERM. */

@@ -2,7 +2,9 @@ import cluster from "node:cluster";
 import type { Logger } from "pino";
 import type { AccountStore, KeyGuessLimiter, RequestLog, UsageLedger } from "../accounts/accounts.js";
 import { openAccounts } from "../accounts/accounts-backend.js";
+import type { Database } from "../accounts/sql/database.js";
 import { ensureDemoTeam } from "../accounts/sql/demo-team.js";
+import { ensureDemoPortalUser } from "../portal/demo-portal-user.js";
 import type { Config } from "../config.js";
 import type { HostedAccounts, HostedPart } from "./accounts-host.js";
 import {
@@ -16,6 +18,8 @@ import { RpcClient, parentChannel } from "./rpc.js";
 
 /** The accounts services a server process uses, however they are provided. */
 export interface AccountServices {
+  /** The accounts database, when this process holds it (not in a worker whose primary hosts it). */
+  db?: Database;
   accounts: AccountStore;
   usage: UsageLedger;
   requestLog: RequestLog;
@@ -49,8 +53,7 @@ export async function openAccountServices(config: Config, log: Logger): Promise<
   const rpc =
     hosted.size > 0 ? new RpcClient(parentChannel(), ACCOUNTS_SERVICE, config.KEY_CHECK_TIMEOUT_MS) : null;
   const backend = hosted.has("accounts") ? null : await openAccounts(config, log);
-  if (backend && !cluster.isWorker)
-    await announceDemoKey(await ensureDemoTeam(backend.db, config.DEMO_API_KEY), log);
+  if (backend && !cluster.isWorker) await ensureDemoAccounts(backend.db, config, log);
   const remote =
     rpc && hosted.has("accounts")
       ? {
@@ -62,6 +65,7 @@ export async function openAccountServices(config: Config, log: Logger): Promise<
   const services = remote ?? backend!;
   const keyGuesses = rpc && hosted.has("limiter") ? new RemoteKeyGuessLimiter(rpc) : backend!.keyGuesses;
   return {
+    ...(backend ? { db: backend.db } : {}),
     accounts: services.accounts,
     usage: services.usage,
     requestLog: services.requestLog,
@@ -84,7 +88,7 @@ export async function openHostedAccounts(
   log: Logger,
 ): Promise<{ hosted: HostedAccounts; close(): Promise<void> } | null> {
   const backend = await openAccounts(config, log);
-  await announceDemoKey(await ensureDemoTeam(backend.db, config.DEMO_API_KEY), log);
+  await ensureDemoAccounts(backend.db, config, log);
   const hostDatabase = config.DATABASE_URL === undefined;
   const hostLimiter = config.REDIS_URL === undefined;
   if (!hostDatabase && !hostLimiter) {
@@ -98,6 +102,12 @@ export async function openHostedAccounts(
     },
     close: () => backend.close(),
   };
+}
+
+/** The demo team, its key and its portal user, created on the first start with an empty database. */
+async function ensureDemoAccounts(db: Database, config: Config, log: Logger): Promise<void> {
+  await announceDemoKey(await ensureDemoTeam(db, config.DEMO_API_KEY), log);
+  await ensureDemoPortalUser(db, config, log);
 }
 
 /**

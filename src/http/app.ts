@@ -1,6 +1,8 @@
 import Fastify, { LogController } from "fastify";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Socket } from "node:net";
+import { portalPlugin } from "../portal/portal-plugin.js";
+import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
 import type { Services } from "../services.js";
 import { authenticationHook } from "./authenticate.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
@@ -63,6 +65,8 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
 
   if (options.shedding) registerLoadShedding(app, options.shedding);
   registerOpenApiRoute(app);
+  if (services.portal) void app.register(portalPlugin(services.portal), { prefix: "/portal" });
+  else void app.register(portalUnavailablePlugin, { prefix: "/portal" });
   void app.register(async (api) => {
     api.addHook("onRequest", authenticationHook(services, { trustRequestIdHeader: options.trustProxy }));
     api.addHook("onSend", meteringHook(services));

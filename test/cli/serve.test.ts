@@ -50,7 +50,10 @@ function start(env: Record<string, string>): Promise<Running> {
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listen line; stderr: ${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // a start that never comes must not keep the test file running
+      reject(new Error(`no listen line; stderr: ${stderr}`));
+    }, 60_000); // generous: a fresh start runs migrations and one scrypt hash, slow on a loaded machine
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening at (https?:\/\/[\d.]+:\d+)/.exec(stdout);

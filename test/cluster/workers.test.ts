@@ -98,6 +98,11 @@ test("two workers share billing and the unknown-key limit; a killed worker is re
     `the limit counts across both workers: ${guesses}`,
   );
 
+  // Workers on the embedded database serve the API only; the portal says why it is not here.
+  const portal = await fetch(`http://127.0.0.1:${port}/portal/`);
+  assert.equal(portal.status, 503);
+  assert.match(await portal.text(), /WORKERS=1/);
+
   const [victim] = workerPids(child.pid!);
   process.kill(victim!, "SIGKILL");
   await waitFor(() => {

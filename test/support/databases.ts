@@ -94,7 +94,7 @@ export async function openPostgresForTest(timeoutMs = 2000): Promise<TestDatabas
  * temp directory (per PGlite version) and later databases start from it. Written to a temporary
  * name and renamed, so concurrent test processes never read half a file.
  */
-async function pgliteTemplate(): Promise<Blob> {
+export async function pgliteTemplate(): Promise<Blob> {
   const version = (
     JSON.parse(
       readFileSync(projectPath("node_modules", "@electric-sql", "pglite", "package.json"), "utf8"),

@@ -1,3 +1,4 @@
+import { PORTAL_MIGRATIONS } from "../../portal/portal-migrations.js";
 import type { Database } from "./database.js";
 
 /**
@@ -74,6 +75,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX request_logs_at ON request_logs (at);
     `,
   },
+  // The portal's tables (versions 20 and up) live with the portal.
+  ...PORTAL_MIGRATIONS,
 ];
 
 /**

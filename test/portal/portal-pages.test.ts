@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { escapeHtml, html } from "../../src/portal/html.js";
+import { formatMoney, parseMoney } from "../../src/portal/money.js";
+import { niceCeiling } from "../../src/portal/usage-chart.js";
+import { dayRange } from "../../src/portal/usage-range.js";
+import { addLogRows, portalHarness, post, signIn } from "./portal-harness.js";
+import type { Browser, Harness } from "./portal-harness.js";
+
+let h: Harness;
+let ana: Browser;
+before(async () => {
+  h = await portalHarness();
+  ana = await signIn(h.app, "ana@acme.test");
+});
+after(() => h.close());
+
+const get = (url: string) => h.app.inject({ url, headers: { cookie: ana.cookie } });
+const requestIds = (body: string) =>
+  [...body.matchAll(/<code class="id">(req_\w+)<\/code>/g)].map((m) => m[1]);
+const id = (n: number) => `req_01LOG${String(n).padStart(21, "0")}`;
+
+describe("request logs", () => {
+  before(async () => {
+    const start = Date.parse("2026-11-19T00:00:00Z");
+    await addLogRows(
+      h.db,
+      h.teams.a,
+      Array.from({ length: 120 }, (_, n) => ({
+        requestId: id(n),
+        at: new Date(start + n * 60_000),
+        path:
+          n % 3 === 0 ? "/v1/verify/lookup" : n % 3 === 1 ? "/v1/address/parse" : "/v1/verify/lookup/adr_x",
+        status: n % 10 === 0 ? 402 : 200,
+        errorCode: n % 10 === 0 ? "budget_exceeded" : null,
+      })),
+    );
+  });
+
+  test("newest first, 50 a page, Older and Newer links walk the pages", async () => {
+    const first = await get("/portal/logs");
+    const ids = requestIds(first.body);
+    assert.equal(ids.length, 50);
+    assert.equal(ids[0], id(119));
+    assert.equal(ids[49], id(70));
+    const older = /href="(\/portal\/logs\?before=[^"]+)"/.exec(first.body)?.[1]?.replaceAll("&amp;", "&");
+    assert.ok(older);
+    const second = await get(older);
+    assert.deepEqual(requestIds(second.body).slice(0, 2), [id(69), id(68)]);
+    const newer = /href="(\/portal\/logs\?after=[^"]+)"/.exec(second.body)?.[1]?.replaceAll("&amp;", "&");
+    assert.ok(newer);
+    assert.deepEqual(requestIds((await get(newer)).body), ids);
+  });
+
+  test("filters by status, error code, operation and time; a request ID finds one row", async () => {
+    const refused = requestIds((await get("/portal/logs?status=4xx")).body);
+    assert.equal(refused.length, 12);
+    assert.deepEqual(requestIds((await get("/portal/logs?error=budget_exceeded&status=402")).body), refused);
+    const byId = requestIds((await get("/portal/logs?operation=lookup_by_id&from=2026-11-19T01:00")).body);
+    assert.deepEqual(byId.slice(0, 3), [id(119), id(116), id(113)]);
+    assert.ok(byId.every((found) => Number(found?.slice(-3)) >= 60 && Number(found?.slice(-3)) % 3 === 2));
+    assert.deepEqual(requestIds((await get(`/portal/logs?request_id=${id(7)}&status=5xx`)).body), [id(7)]);
+    const page = (await get(`/portal/logs?request_id=${id(7)}`)).body;
+    assert.match(page, /Lookup by ID/);
+    assert.match(page, /1\.5 ms/);
+  });
+
+  test("a body too large answers an HTML 413, not a crash page", async () => {
+    const response = await post(h.app, ana, "/portal/keys", { name: "x".repeat(70_000) });
+    assert.equal(response.statusCode, 413);
+    assert.match(String(response.headers["content-type"]), /text\/html/);
+  });
+
+  test("values outside the offered choices are ignored, not errors", async () => {
+    const response = await get("/portal/logs?status=abc&error=<script>&operation=drop&from=yesterday");
+    assert.equal(response.statusCode, 200);
+    assert.equal(requestIds(response.body).length, 50);
+    assert.doesNotMatch(response.body, /<script>/);
+  });
+});
+
+describe("usage and billing", () => {
+  test("usage sums billed requests per day and operation; voided rows never count", async () => {
+    const rows = [
+      ["req_U1", "parse", 1000, "2026-11-18T10:00:00Z", false],
+      ["req_U2", "parse", 1000, "2026-11-18T11:00:00Z", false],
+      ["req_U3", "lookup", 5000, "2026-11-19T10:00:00Z", false],
+      ["req_U4", "lookup", 5000, "2026-11-19T10:00:00Z", true],
+    ] as const;
+    for (const [requestId, operation, price, at, voided] of rows) {
+      await h.db.query(
+        `INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at, voided)
+         VALUES ($1, $2, 'key_x', $3, $4, $5::timestamptz, $6)`,
+        [requestId, h.teams.a, operation, price, at, voided],
+      );
+    }
+    const page = (await get("/portal/usage?from=2026-11-18&to=2026-11-19")).body;
+    assert.match(page, /Billed requests<\/h2>\s*<p class="figure">3<\/p>/);
+    assert.match(page, /Spend<\/h2>\s*<p class="figure">\$0\.007<\/p>/);
+    assert.match(page, /<title>Nov 18: Parse 2<\/title>/);
+    assert.match(page, /<title>Nov 19: Lookup 1<\/title>/);
+    const reversed = await get("/portal/usage?from=2026-11-19&to=2026-11-01");
+    assert.match(reversed.body, /showing the last 30 days instead/);
+  });
+
+  test("the budget is set, changed and cleared; a bad amount changes nothing", async () => {
+    assert.equal(
+      (await post(h.app, ana, "/portal/billing/budget", { action: "set", budget: "1,250.50" })).statusCode,
+      303,
+    );
+    assert.equal((await h.admin.team(h.teams.a)).budgetMicros, 1_250_500_000);
+    assert.match((await get("/portal/billing?saved=set")).body, /value="1250\.50"/);
+    const bad = await post(h.app, ana, "/portal/billing/budget", { action: "set", budget: "12.345" });
+    assert.equal(bad.statusCode, 422);
+    assert.equal((await h.admin.team(h.teams.a)).budgetMicros, 1_250_500_000);
+    await post(h.app, ana, "/portal/billing/budget", { action: "clear" });
+    assert.equal((await h.admin.team(h.teams.a)).budgetMicros, null);
+  });
+
+  test("a new key's secret is in the creation answer only, never stored or listed", async () => {
+    const created = await post(h.app, ana, "/portal/keys", { name: "<b>bold</b> server" });
+    assert.equal(created.statusCode, 201);
+    assert.equal(created.headers["cache-control"], "no-store");
+    const secret = /id="new-key"[^>]*value="(sk_[\w-]+)"/.exec(created.body)?.[1];
+    assert.ok(secret);
+    assert.match(created.body, /&lt;b&gt;bold&lt;\/b&gt; server/);
+    const list = await get("/portal/keys");
+    assert.doesNotMatch(list.body, new RegExp(secret));
+    assert.match(list.body, new RegExp(`<code>${secret.slice(0, 11)}…</code>`));
+    const stored = await h.db.query("SELECT count(*)::int AS n FROM api_keys WHERE hash = $1", [secret]);
+    assert.equal(stored[0]?.n, 0);
+  });
+});
+
+describe("pure parts", () => {
+  test("money: exact parsing, formatting that hides no fraction of a cent", () => {
+    assert.equal(parseMoney("250"), 250_000_000);
+    assert.equal(parseMoney("$1,250.5"), 1_250_500_000);
+    assert.equal(parseMoney("0.10"), 100_000);
+    for (const bad of ["", "abc", "1.234", "-5", "1e3", "99999999999"])
+      assert.equal(parseMoney(bad), null, bad);
+    assert.equal(formatMoney(250_000_000, "USD"), "$250.00");
+    assert.equal(formatMoney(3000, "USD"), "$0.003");
+    assert.equal(formatMoney(1_234_567, "USD"), "$1.234567");
+    assert.equal(formatMoney(5_000_000, "EUR"), "€5.00");
+  });
+
+  test("html escapes every interpolated value", () => {
+    assert.equal(escapeHtml(`<a href="x">'&`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;");
+    const name = `"><script>alert(1)</script>`;
+    assert.equal(html`<p title="${name}">${[name, null, false, 3]}</p>`.text.includes("<script>"), false);
+  });
+
+  test("chart axis and day ranges", () => {
+    assert.deepEqual([0, 0.3, 1, 7, 12, 999].map(niceCeiling), [1, 0.5, 1, 10, 20, 1000]);
+    const range = dayRange({}, new Date("2026-03-02T05:00:00Z"));
+    assert.equal(range.days.length, 30);
+    assert.equal(range.to, "2026-03-02");
+    assert.equal(range.from, "2026-02-01");
+    assert.equal(dayRange({ from: "2026-02-30" }, new Date("2026-03-02T05:00:00Z")).adjusted, true);
+  });
+});
