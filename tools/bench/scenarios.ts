@@ -39,8 +39,37 @@ export function parseLines(count: number): string[] {
   return lines;
 }
 
-export async function buildScenarios(_serviceUrl: string, key: string): Promise<Scenario[]> {
+/** One parcel of the served index, as `situs export` writes it. */
+export interface ExportedParcel {
+  serviceId: string;
+  addressNumber: string;
+  streetName: string;
+  streetSuffix: string;
+  zip5: string;
+  status: string;
+}
+
+/** Drops one letter of a street name: a near miss that fuzzy matching must forgive. */
+function nearMiss(name: string): string {
+  const at = Math.floor(name.length / 2);
+  return name.slice(0, at) + name.slice(at + 1);
+}
+
+export function buildScenarios(key: string, parcels: ExportedParcel[]): Scenario[] {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const addressed = parcels.filter(
+    (p) => p.status === "active" && p.addressNumber !== "" && /^[A-Z]{5,}$/.test(p.streetName),
+  );
+  const sample = addressed.filter(
+    (_, index) => index % Math.max(1, Math.floor(addressed.length / 500)) === 0,
+  );
+  const lookup = (p: ExportedParcel, streetName: string) =>
+    JSON.stringify({
+      addressNumber: p.addressNumber,
+      streetName,
+      streetSuffix: p.streetSuffix,
+      zip5: p.zip5,
+    });
   return [
     {
       name: "parse",
@@ -48,6 +77,27 @@ export async function buildScenarios(_serviceUrl: string, key: string): Promise<
       paths: ["/v1/verify/parse"],
       headers,
       bodies: parseLines(500).map((line) => JSON.stringify({ line })),
+    },
+    {
+      name: "lookup",
+      method: "POST",
+      paths: ["/v1/verify/lookup"],
+      headers,
+      bodies: sample.map((p) => lookup(p, p.streetName)),
+    },
+    {
+      name: "fuzzy lookup",
+      method: "POST",
+      paths: ["/v1/verify/lookup"],
+      headers,
+      bodies: sample.map((p) => lookup(p, nearMiss(p.streetName))),
+    },
+    {
+      name: "lookup by ID",
+      method: "GET",
+      paths: sample.map((p) => `/v1/verify/lookup/${p.serviceId}`),
+      headers: { authorization: headers.authorization },
+      bodies: [undefined],
     },
   ];
 }
