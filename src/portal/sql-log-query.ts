@@ -1,3 +1,4 @@
+import { selectRequestLogs } from "../accounts/sql/account-queries.js";
 import type { Queryable } from "../accounts/sql/database.js";
 import { OPERATION_PATHS } from "./operations.js";
 import type { LogFilter, LogRow } from "./portal-store.js";
@@ -72,31 +73,12 @@ export async function queryLogs(db: Queryable, teamId: string, filter: LogFilter
   const conditions = build(teamId, filter);
   // Paging towards newer rows reads ascending from the cursor, then flips to newest first.
   const order = filter.after ? "ASC" : "DESC";
-  conditions.params.push(Math.min(Math.max(filter.limit, 1), 500));
-  const rows = await db.query<{
-    request_id: string;
-    key_id: string;
-    method: string;
-    path: string;
-    status: number;
-    error_code: string | null;
-    latency_ms: number;
-    at: string | Date;
-  }>(
-    `SELECT request_id, key_id, method, path, status, error_code, latency_ms, at
-       FROM request_logs WHERE ${conditions.where.join(" AND ")}
-      ORDER BY at ${order}, request_id ${order} LIMIT $${conditions.params.length}`,
+  const rows = await selectRequestLogs(
+    db,
+    conditions.where,
     conditions.params,
+    order,
+    Math.min(Math.max(filter.limit, 1), 500),
   );
-  const mapped = rows.map((row) => ({
-    requestId: row.request_id,
-    keyId: row.key_id,
-    method: row.method,
-    path: row.path,
-    status: Number(row.status),
-    errorCode: row.error_code,
-    latencyMs: Number(row.latency_ms),
-    at: new Date(row.at),
-  }));
-  return filter.after ? mapped.reverse() : mapped;
+  return filter.after ? rows.reverse() : rows;
 }

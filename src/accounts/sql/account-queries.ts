@@ -44,7 +44,21 @@ export async function queryRequestLogs(
   if (filter.status !== undefined) add("status = ?", filter.status);
   if (filter.errorCode !== undefined) add("error_code = ?", filter.errorCode);
   if (filter.requestId !== undefined) add("request_id = ?", filter.requestId);
-  params.push(Math.min(Math.max(filter.limit ?? 100, 1), 10_000));
+  return selectRequestLogs(db, where, params, "DESC", Math.min(Math.max(filter.limit ?? 100, 1), 10_000));
+}
+
+/**
+ * The one SELECT of request-log rows, for the operator's query above and the portal's paged
+ * one: `where` holds conditions on `$1…$n` of `params` (the team first), rows come in `order`
+ * of (at, request_id).
+ */
+export async function selectRequestLogs(
+  db: Queryable,
+  where: readonly string[],
+  params: readonly unknown[],
+  order: "ASC" | "DESC",
+  limit: number,
+): Promise<RequestLogRow[]> {
   const rows = await db.query<{
     request_id: string;
     key_id: string;
@@ -56,8 +70,9 @@ export async function queryRequestLogs(
     at: string | Date;
   }>(
     `SELECT request_id, key_id, method, path, status, error_code, latency_ms, at
-       FROM request_logs WHERE ${where.join(" AND ")} ORDER BY at DESC, request_id DESC LIMIT $${params.length}`,
-    params,
+       FROM request_logs WHERE ${where.join(" AND ")}
+      ORDER BY at ${order}, request_id ${order} LIMIT $${params.length + 1}`,
+    [...params, limit],
   );
   return rows.map((row) => ({
     requestId: row.request_id,
