@@ -204,6 +204,32 @@ export function accountsConformance(
       );
     });
 
+    test("request log entries keep odd characters, and a request ID logged twice stays one entry", async () => {
+      const { teamId, keyId } = await newTeam();
+      const entry = (requestId: string, path: string) => ({
+        requestId,
+        teamId,
+        keyId,
+        method: "GET",
+        path,
+        status: 404,
+        errorCode: "not_found",
+        latencyMs: 0.25,
+        at: new Date(),
+      });
+      const odd = "/v1/verify/lookup/a\\b\tc\nd\re\\N";
+      edge.backend.requestLog.append(entry("req_odd", odd));
+      await edge.backend.requestLog.flush();
+      edge.backend.requestLog.append(entry("req_odd", "/again"));
+      edge.backend.requestLog.append(entry("req_next", "/next"));
+      await edge.backend.requestLog.flush();
+      const rows = await queryRequestLogs(database.db, teamId);
+      assert.deepEqual(rows.map((r) => [r.requestId, r.path]).sort(), [
+        ["req_next", "/next"],
+        ["req_odd", odd],
+      ]);
+    });
+
     test("the ledger bills a request ID once; a voided one is refunded and can never be billed", async () => {
       const { teamId, keyId } = await newTeam();
       const at = new Date();

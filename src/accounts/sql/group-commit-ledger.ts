@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { UsageLedger, UsageRecord } from "../accounts.js";
 import type { Database } from "./database.js";
-import { billUsage, SPEND_SHARDS, voidUsage } from "./usage-writes.js";
+import { billUsage, voidUsage } from "./usage-writes.js";
 
 export interface GroupCommitOptions {
   /** How long the first request of a batch waits for others before the batch is written. */
@@ -38,8 +38,6 @@ export class GroupCommitUsageLedger implements UsageLedger {
   private toVoid: UsageRecord[] = [];
   private voidTimer: NodeJS.Timeout | undefined;
   private voidRetryMs = 250;
-  /** Replicas start at different shards, so their batches spread over the spend rows too. */
-  private nextShard = Math.floor(Math.random() * SPEND_SHARDS);
 
   constructor(
     private readonly db: Database,
@@ -90,12 +88,11 @@ export class GroupCommitUsageLedger implements UsageLedger {
   }
 
   private async bill(records: UsageRecord[]): Promise<void> {
-    const shard = this.nextShard++ % SPEND_SHARDS;
     try {
-      await billUsage(this.db, records, shard);
+      await billUsage(this.db, records);
     } catch (error) {
       if (!RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
-      await billUsage(this.db, records, shard);
+      await billUsage(this.db, records);
     }
   }
 

@@ -75,6 +75,30 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX request_logs_at ON request_logs (at);
     `,
   },
+  {
+    version: 2,
+    name: "usage spend trigger",
+    // Month spend follows the usage rows inside the statement that inserts them, whichever way
+    // they arrive (COPY or INSERT … ON CONFLICT DO NOTHING, whose transition table holds only
+    // the rows really inserted). Tombstones (voided) add nothing. Each (team, month) of a
+    // statement adds to a random shard, so concurrent batches rarely wait on one row lock;
+    // groups are written in (team, month) order, so they cannot deadlock.
+    sql: `
+      CREATE FUNCTION usage_records_add_spend() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO monthly_spend (team_id, month, shard, spend_micros)
+        SELECT team_id, (date_trunc('month', at AT TIME ZONE 'UTC'))::date, floor(random() * 16)::smallint,
+               sum(price_micros)
+          FROM inserted WHERE NOT voided
+         GROUP BY 1, 2 ORDER BY 1, 2
+        ON CONFLICT (team_id, month, shard)
+          DO UPDATE SET spend_micros = monthly_spend.spend_micros + excluded.spend_micros;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER usage_records_spend AFTER INSERT ON usage_records
+        REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION usage_records_add_spend();
+    `,
+  },
   // The portal's tables (versions 20 and up) live with the portal.
   ...PORTAL_MIGRATIONS,
 ];

@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
-import type { Database, Queryable, Row, Subscriber } from "./database.js";
+import { copyStatement, copyText } from "./database.js";
+import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
 import { DirectoryLock } from "./directory-lock.js";
 
 /**
@@ -53,12 +54,21 @@ export class PgliteDatabase implements Database {
     await this.db.exec(sql);
   }
 
+  async copyRows(
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly CopyValue[])[],
+  ): Promise<void> {
+    await copyBlob(this.db, table, columns, rows);
+  }
+
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
       work({
         query: async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
           (await tx.query<R>(sql, params as unknown[])).rows,
         script: async (sql: string) => void (await tx.exec(sql)),
+        copyRows: (table, columns, rows) => copyBlob(tx, table, columns, rows),
       }),
     );
   }
@@ -73,4 +83,14 @@ export class PgliteDatabase implements Database {
     await this.db.close();
     this.lock?.release();
   }
+}
+
+/** PGlite takes COPY input as a blob in place of the client's standard input. */
+async function copyBlob(
+  db: Pick<PGlite, "query">,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly CopyValue[])[],
+): Promise<void> {
+  await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([copyText(rows)]) });
 }

@@ -1,5 +1,9 @@
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import pg from "pg";
-import type { Database, Queryable, Row, Subscriber } from "./database.js";
+import { from as copyFrom } from "pg-copy-streams";
+import { copyStatement, copyText } from "./database.js";
+import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
 
 export interface PostgresOptions {
   url: string;
@@ -33,6 +37,23 @@ export class PostgresDatabase implements Database {
     await this.pool.query(sql);
   }
 
+  async copyRows(
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly CopyValue[])[],
+  ): Promise<void> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await copyInto(client, table, columns, rows);
+    } catch (error) {
+      broken = true;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     // A connection lost while checked out is reported as an 'error' event besides the failed
@@ -46,6 +67,7 @@ export class PostgresDatabase implements Database {
         query: async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
           (await client.query<R>(sql, params as unknown[])).rows,
         script: async (sql: string) => void (await client.query(sql)),
+        copyRows: (table, columns, rows) => copyInto(client, table, columns, rows),
       });
       await client.query("COMMIT");
       return result;
@@ -75,6 +97,20 @@ export class PostgresDatabase implements Database {
     await Promise.all([...this.listeners].map((listener) => listener.stop()));
     await this.pool.end();
   }
+}
+
+/**
+ * COPY … FROM STDIN on `client`. `query_timeout` does not cover a copy stream, so the copy is
+ * bounded by the server's `statement_timeout` alone.
+ */
+async function copyInto(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly CopyValue[])[],
+): Promise<void> {
+  const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
+  await pipeline(Readable.from([copyText(rows)]), stream);
 }
 
 function clientConfig(options: PostgresOptions): pg.ClientConfig {

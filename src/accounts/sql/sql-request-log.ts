@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { RequestLog, RequestLogEntry } from "../accounts.js";
-import type { Database } from "./database.js";
+import type { CopyValue, Database, Queryable } from "./database.js";
 
 export interface RequestLogOptions {
   /** How often queued entries are written (also when `maxBatch` have gathered). */
@@ -12,6 +12,19 @@ export interface RequestLogOptions {
   maxQueued?: number;
   log?: Logger;
 }
+
+const COLUMNS = [
+  "request_id",
+  "team_id",
+  "key_id",
+  "method",
+  "path",
+  "status",
+  "error_code",
+  "latency_ms",
+  "at",
+] as const;
+const UNIQUE_VIOLATION = "23505";
 
 const INSERT = `
   INSERT INTO request_logs (request_id, team_id, key_id, method, path, status, error_code, latency_ms, at)
@@ -75,24 +88,14 @@ export class SqlRequestLog implements RequestLog {
 
   private async write(batch: RequestLogEntry[]): Promise<boolean> {
     try {
-      await this.db.transaction(async (tx) => {
-        // Logs need not be durable before anything (unlike usage): not waiting for the WAL
-        // flush leaves the disk to the usage commits that answers wait for. A database crash
-        // can lose the last fraction of a second of log entries, never usage.
-        await tx.query("SET LOCAL synchronous_commit = off");
-        await tx.query(INSERT, [
-          batch.map((e) => e.requestId),
-          batch.map((e) => e.teamId),
-          batch.map((e) => e.keyId),
-          batch.map((e) => e.method),
-          batch.map((e) => e.path),
-          batch.map((e) => e.status),
-          batch.map((e) => e.errorCode),
-          batch.map((e) => e.latencyMs),
-          batch.map((e) => e.at.toISOString()),
-        ]);
-        await tx.query(TOUCH_KEYS, [batch.map((e) => e.keyId), batch.map((e) => e.at.toISOString())]);
-      });
+      try {
+        await this.insert(batch, (tx) => tx.copyRows("request_logs", COLUMNS, batch.map(copyRow)));
+      } catch (error) {
+        // A request ID logged already (one a trusted proxy sent twice): the copy fails whole,
+        // so the batch goes again row by row, skipping what exists.
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        await this.insert(batch, (tx) => tx.query(INSERT, columnsOf(batch)));
+      }
       if (this.dropped > 0) {
         this.options.log?.warn({ dropped: this.dropped }, "request log entries dropped during an outage");
         this.dropped = 0;
@@ -106,6 +109,17 @@ export class SqlRequestLog implements RequestLog {
       this.queue.unshift(...batch);
       return false;
     }
+  }
+
+  private async insert(batch: RequestLogEntry[], rows: (tx: Queryable) => Promise<unknown>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      // Logs need not be durable before anything (unlike usage): not waiting for the WAL
+      // flush leaves the disk to the usage commits that answers wait for. A database crash
+      // can lose the last fraction of a second of log entries, never usage.
+      await tx.query("SET LOCAL synchronous_commit = off");
+      await rows(tx);
+      await tx.query(TOUCH_KEYS, [batch.map((e) => e.keyId), batch.map((e) => e.at.toISOString())]);
+    });
   }
 
   /** Deletes entries past the retention period. */
@@ -128,4 +142,32 @@ export class SqlRequestLog implements RequestLog {
     clearInterval(this.retentionTimer);
     await this.flush();
   }
+}
+
+function copyRow(e: RequestLogEntry): CopyValue[] {
+  return [
+    e.requestId,
+    e.teamId,
+    e.keyId,
+    e.method,
+    e.path,
+    e.status,
+    e.errorCode,
+    e.latencyMs,
+    e.at.toISOString(),
+  ];
+}
+
+function columnsOf(batch: readonly RequestLogEntry[]): unknown[] {
+  return [
+    batch.map((e) => e.requestId),
+    batch.map((e) => e.teamId),
+    batch.map((e) => e.keyId),
+    batch.map((e) => e.method),
+    batch.map((e) => e.path),
+    batch.map((e) => e.status),
+    batch.map((e) => e.errorCode),
+    batch.map((e) => e.latencyMs),
+    batch.map((e) => e.at.toISOString()),
+  ];
 }

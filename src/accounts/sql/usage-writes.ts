@@ -1,40 +1,32 @@
 import type { UsageRecord } from "../accounts.js";
-import { monthOf } from "./account-changes.js";
-import type { Database } from "./database.js";
+import type { CopyValue, Database } from "./database.js";
 
 /**
  * The two writes of the usage ledger, each one transaction for a whole batch:
- * - `billUsage` inserts usage rows keyed by request ID (a request ID already present is skipped,
- *   so a replay bills nothing) and adds exactly the inserted rows to the teams' month spend, in
- *   one statement (one round trip, its own transaction);
+ * - `billUsage` inserts usage rows keyed by request ID; a request ID already present is skipped,
+ *   so a replay bills nothing. The batch goes in by COPY, the cheapest way per row; only when
+ *   some of its request IDs exist already (the copy fails whole on the duplicate key) is it
+ *   inserted again row by row with ON CONFLICT DO NOTHING. Month spend follows the inserted
+ *   rows inside the same statement (the trigger of migration 2).
  * - `voidUsage` withdraws rows whose answers were withheld: it leaves a tombstone under each
  *   request ID (so a late commit of the same rows can no longer insert them) and takes back
  *   whatever had been added to month spend.
  * Credit left is derived from month spend (team-standing.ts), so billing writes no team row.
- * Spend rows are upserted in (team, month) order, so concurrent batches lock them in the same
- * order and cannot deadlock; and each batch in flight writes its own shard of them, so they
- * rarely wait for each other at all.
  */
-const INPUT = `
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[], $7::date[])
-    AS t(request_id, team_id, key_id, operation, price_micros, at, month)`;
+const COLUMNS = ["request_id", "team_id", "key_id", "operation", "price_micros", "at"] as const;
 
-const BILL = `
-  WITH input AS (${INPUT}),
-  inserted AS (
+const INPUT = `
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[])
+    AS t(request_id, team_id, key_id, operation, price_micros, at)`;
+
+const INSERT_NEW = `
+  WITH inserted AS (
     INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at)
-    SELECT request_id, team_id, key_id, operation, price_micros, at FROM input
+    ${INPUT}
     ON CONFLICT (request_id) DO NOTHING
-    RETURNING request_id
-  ),
-  spend AS (
-    INSERT INTO monthly_spend (team_id, month, shard, spend_micros)
-    SELECT i.team_id, i.month, $8, sum(i.price_micros) FROM input i JOIN inserted USING (request_id)
-     GROUP BY i.team_id, i.month ORDER BY i.team_id, i.month
-    ON CONFLICT (team_id, month, shard) DO UPDATE SET spend_micros = monthly_spend.spend_micros + excluded.spend_micros
-    RETURNING team_id
+    RETURNING 1
   )
-  SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM spend) AS teams`;
+  SELECT count(*) AS inserted FROM inserted`;
 
 const TOMBSTONE = `
   WITH input AS (${INPUT})
@@ -56,15 +48,18 @@ const REFUND = `
   )
   SELECT count(*) AS refunded FROM voided`;
 
-/** Spend shards per team and month: more than batches in flight across a few replicas. */
-export const SPEND_SHARDS = 16;
+const UNIQUE_VIOLATION = "23505";
 
-/**
- * Writes a batch into spend shard `shard` (0 … SPEND_SHARDS-1); resolves once it is committed.
- * Returns how many rows were new.
- */
-export async function billUsage(db: Database, batch: readonly UsageRecord[], shard = 0): Promise<number> {
-  const rows = await db.query<{ inserted: unknown }>(BILL, [...columns(unique(batch)), shard]);
+/** Writes a batch; resolves once it is committed. Returns how many rows were new. */
+export async function billUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
+  const records = unique(batch);
+  try {
+    await db.copyRows("usage_records", COLUMNS, records.map(copyRow));
+    return records.length;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+  }
+  const rows = await db.query<{ inserted: unknown }>(INSERT_NEW, columns(records));
   return Number(rows[0]?.inserted ?? 0);
 }
 
@@ -82,6 +77,10 @@ function unique(batch: readonly UsageRecord[]): UsageRecord[] {
   return [...new Map(batch.map((record) => [record.requestId, record])).values()];
 }
 
+function copyRow(r: UsageRecord): CopyValue[] {
+  return [r.requestId, r.teamId, r.keyId, r.operation, r.priceMicros, r.at.toISOString()];
+}
+
 function columns(records: readonly UsageRecord[]): unknown[] {
   return [
     records.map((r) => r.requestId),
@@ -90,6 +89,5 @@ function columns(records: readonly UsageRecord[]): unknown[] {
     records.map((r) => r.operation),
     records.map((r) => r.priceMicros),
     records.map((r) => r.at.toISOString()),
-    records.map((r) => monthOf(r.at)),
   ];
 }
