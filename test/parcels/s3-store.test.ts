@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest.js";
 import { KEPT_BUILDS } from "../../src/parcels/index-writer.js";
@@ -10,39 +8,15 @@ import { openBlobStore } from "../../src/parcels/open-blob-store.js";
 import { IndexUnavailableError } from "../../src/parcels/parcel-index.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { ServerTiming } from "../../src/timing.js";
+import { startS3 } from "../support/s3.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
-
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
-
-/** s3rver (an S3-compatible server in Node) on an ephemeral port of 127.0.0.1, data in `dir`. */
-async function startS3(dir: string): Promise<{ endpoint: string; server: S3rverInstance }> {
-  const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir });
-  const { port } = await server.run();
-  return { endpoint: `http://127.0.0.1:${port}`, server };
-}
 
 test("the index builds into, serves from and prunes an S3-compatible store", async (t) => {
   const dir = temporaryDir(t);
-  const { endpoint, server } = await startS3(join(dir, "s3"));
-  let running = true;
-  t.after(async () => {
-    if (running) await server.close();
-  });
-  const env = { S3_ENDPOINT: endpoint, AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
-  const client = new S3Client({
-    endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-  });
-  await client.send(new CreateBucketCommand({ Bucket: "situs-index" }));
-  client.destroy();
-  const store = openBlobStore("s3://situs-index/prod/parcels", env);
+  const s3 = await startS3(join(dir, "s3"));
+  t.after(() => s3.close());
+  await s3.createBucket("situs-index");
+  const store = openBlobStore("s3://situs-index/prod/parcels", s3.env);
   assert.equal(store.url, "s3://situs-index/prod/parcels");
 
   const row = (apn: string, zip5: string) => ({
@@ -76,8 +50,7 @@ test("the index builds into, serves from and prunes an S3-compatible store", asy
   const record = await index.findById(first.service_id, new ServerTiming());
   assert.deepEqual([record?.apn, record?.zip5, record?.status], ["1", "94702", "active"]);
 
-  await server.close();
-  running = false;
+  await s3.close();
   const other = rows.find((r) => r.apn === "2")!;
   await assert.rejects(index.findById(other.service_id, new ServerTiming()), IndexUnavailableError);
 });
