@@ -2,12 +2,14 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import type { KeyGuessLimiter } from "./accounts.js";
+import type { KeyGuessLimiter, UsageLedger, UsageRecord } from "./accounts.js";
 import { MemoryKeyGuessLimiter } from "./memory-accounts.js";
 import { RedisKeyGuessLimiter } from "./redis-key-guess-limiter.js";
 import { AccountAdmin } from "./sql/account-admin.js";
 import type { Database } from "./sql/database.js";
 import { GroupCommitUsageLedger } from "./sql/group-commit-ledger.js";
+import { JournalUsageLedger } from "./sql/journal-usage-ledger.js";
+import { PendingSpend } from "./sql/pending-spend.js";
 import { migrate } from "./sql/migrations.js";
 import { PgliteDatabase } from "./sql/pglite-database.js";
 import { PostgresDatabase } from "./sql/postgres-database.js";
@@ -28,6 +30,9 @@ export type AccountsConfig = Pick<
   | "REQUEST_LOG_RETENTION_DAYS"
 >;
 
+/** How often the embedded database takes in the usage journal: the lag of its month spend. */
+export const JOURNAL_APPLY_MS = 250;
+
 /** Opens the accounts database named by the configuration and brings its schema up to date. */
 export async function openDatabase(config: AccountsConfig): Promise<Database> {
   const embeddedDir = join(config.DATA_DIR, "accounts");
@@ -45,10 +50,15 @@ export async function openDatabase(config: AccountsConfig): Promise<Database> {
   return db;
 }
 
+/** A usage ledger that can also say when the database reflects every outcome so far. */
+export interface SettlingUsageLedger extends UsageLedger {
+  settle(): Promise<void>;
+}
+
 export interface AccountsBackend {
   db: Database;
   accounts: SqlAccountStore;
-  usage: GroupCommitUsageLedger;
+  usage: SettlingUsageLedger;
   requestLog: SqlRequestLog;
   keyGuesses: KeyGuessLimiter;
   admin: AccountAdmin;
@@ -62,17 +72,33 @@ export async function openAccounts(
   db?: Database,
 ): Promise<AccountsBackend> {
   const database = db ?? (await openDatabase(config));
+  const pendingSpend = database.kind === "pglite" ? new PendingSpend() : undefined;
   const accounts = await SqlAccountStore.open(database, {
     keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
     teamRefreshMs: config.TEAM_REFRESH_MS,
+    ...(pendingSpend ? { pendingSpend } : {}),
   });
-  const usage = new GroupCommitUsageLedger(database, {
-    windowMs: config.USAGE_COMMIT_WINDOW_MS,
-    maxBatch: 2000,
-    maxInFlight: database.kind === "postgres" ? 4 : 1,
-    onDurable: (records) => accounts.noteSpend(records),
-    ...(log ? { log } : {}),
-  });
+  const onDurable = (records: readonly UsageRecord[]) => accounts.noteSpend(records);
+  // PostgreSQL: rows committed by group commit, so replicas keep nothing of their own. The
+  // embedded PGlite: rows synced to a journal beside it and applied in large batches, since
+  // every small transaction would cost the one event loop tens of microseconds.
+  const usage: SettlingUsageLedger =
+    database.kind === "postgres"
+      ? new GroupCommitUsageLedger(database, {
+          windowMs: config.USAGE_COMMIT_WINDOW_MS,
+          maxBatch: 2000,
+          maxInFlight: 4,
+          onDurable,
+          ...(log ? { log } : {}),
+        })
+      : await JournalUsageLedger.open(database, {
+          dir: join(config.DATA_DIR, "usage-journal"),
+          applyEveryMs: JOURNAL_APPLY_MS,
+          applyBatch: 5000,
+          onDurable,
+          pendingSpend,
+          ...(log ? { log } : {}),
+        });
   const requestLog = new SqlRequestLog(database, {
     flushMs: 500,
     maxBatch: 2000,

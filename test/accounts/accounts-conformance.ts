@@ -58,6 +58,7 @@ export function accountsConformance(
       });
 
     async function usageRows(teamId: string) {
+      await edge.backend.usage.settle();
       return database.db.query<{ request_id: string; price_micros: unknown }>(
         "SELECT request_id, price_micros FROM usage_records WHERE team_id = $1 AND NOT voided",
         [teamId],
@@ -147,6 +148,7 @@ export function accountsConformance(
       assert.equal(refused.json().error, "budget_exceeded");
       await admin.setBudget(teamId, null);
       await waitFor(async () => (await parse(secret)).statusCode === 200, 1000);
+      await edge.backend.usage.settle();
       assert.equal((await admin.team(teamId)).monthSpendMicros, PRICES.parse * 3);
     });
 
@@ -247,6 +249,7 @@ export function accountsConformance(
         edge.backend.usage.record(usage("req_c")),
         edge.backend.usage.record(usage("req_c")),
       ]);
+      await edge.backend.usage.settle();
       assert.equal((await admin.team(teamId)).creditMicros, 1_000_000 - 3 * 5000);
       assert.equal(await voidUsage(database.db, [usage("req_b"), usage("req_never_written")]), 1);
       assert.equal(await billUsage(database.db, [usage("req_never_written")]), 0);

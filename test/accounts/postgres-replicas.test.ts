@@ -139,7 +139,7 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
         proxy.restore();
         await waitFor(async () => (await parse(secret)).statusCode === 200, 5000);
       }
-      await edge.backend.usage.voidPending();
+      await edge.backend.usage.settle();
       await edge.backend.requestLog.flush();
       const billed = await database.db.query<{ request_id: string }>(
         "SELECT request_id FROM usage_records WHERE team_id = $1 AND NOT voided",

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
 import { openAccounts } from "../../src/accounts/accounts-backend.js";
@@ -35,7 +38,8 @@ export async function accountsApp(
   logStream?: NodeJS.WritableStream,
 ): Promise<AccountsApp> {
   const logger = logStream ? pino({ level: "info" }, logStream) : pino({ level: "silent" });
-  const backend = await openAccounts({ ...TEST_ACCOUNTS_CONFIG, ...config }, logger, db);
+  const dataDir = mkdtempSync(join(tmpdir(), "situs-accounts-"));
+  const backend = await openAccounts({ ...TEST_ACCOUNTS_CONFIG, DATA_DIR: dataDir, ...config }, logger, db);
   const services: Services = {
     parser: new RuleParser(),
     parcels: new EmptyParcelIndex(),
@@ -58,6 +62,7 @@ export async function accountsApp(
       await backend.requestLog.close();
       await backend.accounts.close();
       await backend.keyGuesses.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -26,7 +26,18 @@ export function parseChange(payload: string): AccountChange | null {
   return null;
 }
 
-/** The first day of the month of `at`, UTC, as `YYYY-MM-01`: budgets count calendar months (UTC). */
+let lastMonth = { from: 0, to: -1, month: "" };
+
+/**
+ * The first day of the month of `at`, UTC, as `YYYY-MM-01`: budgets count calendar months (UTC).
+ * Asked on every request, so the last month's bounds are kept and a string is built only when
+ * the month changes.
+ */
 export function monthOf(at: Date): string {
-  return `${at.toISOString().slice(0, 7)}-01`;
+  const ms = at.getTime();
+  if (ms >= lastMonth.from && ms < lastMonth.to) return lastMonth.month;
+  const month = `${at.toISOString().slice(0, 7)}-01`;
+  const from = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  lastMonth = { from, to: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1), month };
+  return month;
 }

@@ -129,6 +129,11 @@ export class GroupCommitUsageLedger implements UsageLedger {
     if (this.toVoid.length > 0) this.retryVoidsLater();
   }
 
+  /** Every resolved record is committed already; what is left is voiding withheld answers. */
+  settle(): Promise<void> {
+    return this.voidPending();
+  }
+
   /** Writes what is waiting, waits for batches in flight, and makes one last attempt at voids. */
   async close(): Promise<void> {
     this.flush();

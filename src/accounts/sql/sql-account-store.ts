@@ -1,6 +1,7 @@
 import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
 import { hashApiKey } from "../api-keys.js";
 import { ACCOUNT_CHANNEL, monthOf, parseChange } from "./account-changes.js";
+import type { PendingSpend } from "./pending-spend.js";
 import { readStandings } from "./team-standing.js";
 import type { Database, Subscriber } from "./database.js";
 
@@ -9,6 +10,8 @@ export interface AccountCacheOptions {
   keyCacheTtlMs: number;
   /** Longest a team's standing (status, credit, month spend) is reused before it is re-read. */
   teamRefreshMs: number;
+  /** Spend durable elsewhere but not yet in the database (the embedded usage journal). */
+  pendingSpend?: PendingSpend;
   now?: () => number;
 }
 
@@ -163,6 +166,11 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     const [team] = await readStandings(this.db, month, teamId);
     if (!team) return null;
     const { name: _name, ...standing } = team;
+    const pending = this.options.pendingSpend?.of(teamId, month);
+    if (pending) {
+      standing.creditMicros -= pending.total;
+      standing.monthSpendMicros += pending.month;
+    }
     return { ...standing, month };
   }
 

@@ -9,7 +9,7 @@ export interface TeamSummary extends TeamStanding {
 /**
  * A team's standing as billing sees it. Credit left is derived, never decremented in place:
  * granted credit minus the spend of every month. The hot path of billing then only adds to
- * `monthly_spend` rows, in team order (usage-writes.ts), and a team row is written only by
+ * `monthly_spend` rows (the trigger of migration 2), and a team row is written only by
  * the operator.
  */
 const STANDING = `
