@@ -11,7 +11,7 @@ import { GroupCommitUsageLedger } from "./sql/group-commit-ledger.js";
 import { JournalUsageLedger } from "./sql/journal-usage-ledger.js";
 import { PendingSpend } from "./sql/pending-spend.js";
 import { migrate } from "./sql/migrations.js";
-import { PgliteDatabase } from "./sql/pglite-database.js";
+import { PgliteThreadDatabase } from "./sql/pglite-thread-database.js";
 import { PostgresDatabase } from "./sql/postgres-database.js";
 import { SqlAccountStore } from "./sql/sql-account-store.js";
 import { SqlRequestLog } from "./sql/sql-request-log.js";
@@ -39,7 +39,7 @@ export async function openDatabase(config: AccountsConfig): Promise<Database> {
   if (config.DATABASE_URL === undefined) mkdirSync(embeddedDir, { recursive: true });
   const db =
     config.DATABASE_URL === undefined
-      ? await PgliteDatabase.open(embeddedDir)
+      ? await PgliteThreadDatabase.open(embeddedDir)
       : new PostgresDatabase({ url: config.DATABASE_URL, timeoutMs: config.DATABASE_TIMEOUT_MS });
   try {
     await migrate(db);

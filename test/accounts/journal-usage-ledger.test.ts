@@ -94,9 +94,8 @@ describe("the usage journal of the embedded database", () => {
     const ledger = await JournalUsageLedger.open(database.db, options(dir));
     const first = usage(teamId);
     await ledger.record(first);
-    // The journal's file handle goes away under the ledger: the write and the cut-back both fail.
-    const current = (ledger as unknown as { current: { file: { close(): Promise<void> } } }).current;
-    await current.file.close();
+    // The journal's file descriptor stops working under the ledger: the write fails.
+    (ledger as unknown as { current: { fd: number } }).current.fd = 1_000_000;
     const lost = usage(teamId);
     await assert.rejects(ledger.record(lost));
     const later = usage(teamId);

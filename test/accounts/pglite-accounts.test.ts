@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DirectoryLock } from "../../src/accounts/sql/directory-lock.js";
 import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { PgliteThreadDatabase } from "../../src/accounts/sql/pglite-thread-database.js";
 import { openPgliteForTest } from "../support/databases.js";
 import { accountsConformance } from "./accounts-conformance.js";
 
@@ -18,6 +19,11 @@ test("a second process cannot open an embedded database that is open (it would c
   try {
     writeFileSync(`${dir}.lock`, String(child.pid));
     await assert.rejects(PgliteDatabase.open(dir), /is open in process/);
+    await assert.rejects(
+      PgliteThreadDatabase.open(dir),
+      /is open in process/,
+      "also from the database thread",
+    );
     child.kill();
     await once(child, "exit");
     const lock = DirectoryLock.acquire(dir);

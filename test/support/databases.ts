@@ -8,6 +8,7 @@ import type { Database } from "../../src/accounts/sql/database.js";
 import { migrate } from "../../src/accounts/sql/migrations.js";
 import { projectPath } from "../../src/paths.js";
 import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { PgliteThreadDatabase } from "../../src/accounts/sql/pglite-thread-database.js";
 import { PostgresDatabase } from "../../src/accounts/sql/postgres-database.js";
 
 /**
@@ -111,9 +112,10 @@ export async function pgliteTemplate(): Promise<Blob> {
   return dump;
 }
 
+/** The embedded database as the service runs it: PGlite on a thread of its own. */
 export async function openPgliteForTest(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "situs-pglite-"));
-  const db = await PgliteDatabase.open(dir, await pgliteTemplate());
+  const db = await PgliteThreadDatabase.open(dir, await pgliteTemplate());
   await migrate(db);
   return {
     db,

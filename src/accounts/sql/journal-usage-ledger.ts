@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { open, unlink } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { close, fdatasync, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
+import { unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { Logger } from "pino";
 import { OPERATIONS } from "../accounts.js";
 import type { Operation, UsageLedger, UsageRecord } from "../accounts.js";
@@ -32,30 +32,38 @@ interface Waiting {
 /** A journal file: appended to while current, applied to the database and deleted once closed. */
 interface Segment {
   path: string;
-  file: FileHandle | null;
+  fd: number;
+  /** Bytes reserved by writes so far; each write has its own range. */
   size: number;
+  /** The rows of every write that synced, in the order they did. */
   records: UsageRecord[];
+  writes: Set<Promise<void>>;
 }
 
 const SEGMENT = /^usage-(\d{12})\.jsonl$/;
+/** Syncs running at once: a row waits for one sync, never for one already running plus its own. */
+const MAX_SYNCS = 4;
+const MAX_ROWS_PER_WRITE = 5000;
+
+const writeAt = promisify(write);
+const syncData = promisify(fdatasync);
+const closeFd = promisify(close);
 
 /**
  * The usage ledger of the embedded database. A usage row is durable once it is in an
  * append-only journal on the local disk: `record()` resolves after the `fdatasync` that covers
- * it, and rows arriving while one sync runs share the next (group commit in native code, with
- * no database work on the answer's path). Every `applyEveryMs` the journal is closed, a new one
- * started, and the closed one's rows are written into the database in large batches (COPY,
- * idempotent by request ID) and the file deleted. At start, journals left by a process that
- * died are applied first. PGlite costs tens of microseconds of the one event loop for every
- * small transaction; this way it sees a few large ones a second.
+ * it. Rows arriving in one turn of the event loop share one write and sync, and up to four syncs
+ * overlap (group commit in the operating system, with no database work on the answer's path).
+ * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
+ * written into the database in large batches (COPY, idempotent by request ID) and the file
+ * deleted. At start, journals left by a process that died are applied first.
  */
 export class JournalUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
+  private pumpScheduled = false;
+  private syncs = 0;
   private current: Segment;
   private closedSegments: Segment[] = [];
-  /** File work runs one step at a time, in order: appends and the switch to a new segment. */
-  private io: Promise<unknown> = Promise.resolve();
-  private syncing = false;
   private applying: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
   private nextSequence: number;
@@ -64,10 +72,9 @@ export class JournalUsageLedger implements UsageLedger {
     private readonly db: Database,
     private readonly options: JournalLedgerOptions,
     sequence: number,
-    first: Segment,
   ) {
     this.nextSequence = sequence;
-    this.current = first;
+    this.current = this.openSegment();
     this.timer = setInterval(() => void this.apply().catch(() => {}), options.applyEveryMs);
     this.timer.unref();
   }
@@ -88,67 +95,85 @@ export class JournalUsageLedger implements UsageLedger {
       if (records.length > 0)
         options.log?.info({ journal: name, records: records.length }, "usage journal applied");
     }
-    const first = await openSegment(options.dir, sequence + 1);
-    return new JournalUsageLedger(db, options, sequence + 2, first);
+    return new JournalUsageLedger(db, options, sequence + 1);
   }
 
   record(usage: UsageRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
-      if (!this.syncing) this.sync();
+      this.schedulePump();
     });
   }
 
-  /** Appends and syncs everything waiting; rows arriving meanwhile go in the next sync. */
-  private sync(): void {
-    this.syncing = true;
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
     // After this turn of the event loop, with whatever else arrived in it.
     setImmediate(() => {
-      const batch = this.waiting;
-      this.waiting = [];
-      void this.step(() => this.append(batch)).finally(() => {
-        if (this.waiting.length > 0) this.sync();
-        else this.syncing = false;
-      });
+      this.pumpScheduled = false;
+      while (this.waiting.length > 0 && this.syncs < MAX_SYNCS) {
+        this.append(this.current, this.waiting.splice(0, MAX_ROWS_PER_WRITE));
+      }
     });
   }
 
-  private step<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.io.then(work);
-    this.io = next.catch(() => {});
-    return next;
+  private append(segment: Segment, batch: Waiting[]): void {
+    const records = batch.map((waiting) => waiting.usage);
+    const bytes = Buffer.from(records.map(journalLine).join(""), "utf8");
+    const offset = segment.size;
+    segment.size += bytes.length;
+    this.syncs++;
+    const writing = (async () => {
+      try {
+        const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
+        if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
+        await syncData(segment.fd);
+      } catch (error) {
+        this.refuse(segment, batch, error);
+        return;
+      }
+      segment.records.push(...records);
+      this.options.pendingSpend?.add(records);
+      this.options.onDurable?.(records);
+      for (const waiting of batch) waiting.resolve();
+    })().finally(() => {
+      this.syncs--;
+      segment.writes.delete(writing);
+      if (this.waiting.length > 0) this.schedulePump();
+    });
+    segment.writes.add(writing);
   }
 
-  private async append(batch: Waiting[]): Promise<void> {
-    const segment = this.current;
-    const records = batch.map((waiting) => waiting.usage);
-    const text = records.map(journalLine).join("");
-    try {
-      if (segment.file === null) throw new Error("usage journal is closed");
-      const { bytesWritten } = await segment.file.write(text, segment.size, "utf8");
-      if (bytesWritten !== Buffer.byteLength(text)) throw new Error("short write to the usage journal");
-      await segment.file.datasync();
-    } catch (error) {
-      // Cut the journal back to its last synced length, so these rows, whose answers are
-      // withheld, are never applied. If it cannot be cut, a new journal takes over: the old one
-      // is applied from memory (its synced rows only) and deleted, so its tail is never read.
-      const cut = await segment.file?.truncate(segment.size).then(
-        () => true,
-        () => false,
-      );
-      if (!cut)
-        await this.startSegment().catch((failed: unknown) =>
-          this.options.log?.error({ err: failed }, "usage journal could not be replaced"),
-        );
-      this.options.log?.error({ err: error, records: records.length }, "usage journal write failed");
-      for (const waiting of batch) waiting.reject(error);
-      return;
+  /**
+   * A write or sync that failed: its answers are withheld, and its bytes may or may not be in the
+   * file. The journal is closed at once and applied from memory (its synced rows only), never
+   * read back, so those bytes are not applied while this process lives.
+   */
+  private refuse(segment: Segment, batch: Waiting[], error: unknown): void {
+    this.options.log?.error(
+      { err: error, records: batch.length, journal: segment.path },
+      "usage journal write failed",
+    );
+    for (const waiting of batch) waiting.reject(error);
+    if (segment === this.current) {
+      try {
+        this.rotate();
+      } catch (failed) {
+        this.options.log?.error({ err: failed }, "usage journal could not be replaced");
+      }
     }
-    segment.size += Buffer.byteLength(text);
-    segment.records.push(...records);
-    this.options.pendingSpend?.add(records);
-    this.options.onDurable?.(records);
-    for (const waiting of batch) waiting.resolve();
+  }
+
+  /** Starts a new journal for new rows and queues the current one to be closed and applied. */
+  private rotate(): void {
+    const next = this.openSegment();
+    this.closedSegments.push(this.current);
+    this.current = next;
+  }
+
+  private openSegment(): Segment {
+    const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.jsonl`);
+    return { path, fd: openSync(path, "wx"), size: 0, records: [], writes: new Set() };
   }
 
   /** Resolves once every row synced so far is in the database. */
@@ -164,14 +189,15 @@ export class JournalUsageLedger implements UsageLedger {
   }
 
   private async applyClosed(): Promise<void> {
-    await this.step(async () => {
-      if (this.current.records.length > 0) await this.startSegment();
-    });
+    if (this.current.size > 0) this.rotate();
     while (this.closedSegments.length > 0) {
       const segment = this.closedSegments[0]!;
+      await Promise.all(segment.writes);
       try {
         await applyRecords(this.db, segment.records, this.options.applyBatch);
         this.options.pendingSpend?.remove(segment.records);
+        segment.records = [];
+        await closeFd(segment.fd).catch(() => {});
         await unlink(segment.path);
       } catch (error) {
         this.options.log?.warn(
@@ -184,32 +210,16 @@ export class JournalUsageLedger implements UsageLedger {
     }
   }
 
-  /** Starts a new journal and queues the current one to be applied (runs as a step of `io`). */
-  private async startSegment(): Promise<void> {
-    const next = await openSegment(this.options.dir, this.nextSequence++);
-    const closed = this.current;
-    this.current = next;
-    await closed.file?.close().catch(() => {});
-    closed.file = null;
-    this.closedSegments.push(closed);
-  }
-
   /** Syncs what is waiting, applies every journal to the database and removes the empty one. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    while (this.syncing || this.waiting.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    while (this.pumpScheduled || this.syncs > 0 || this.waiting.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await this.apply();
-    await this.step(async () => {
-      await this.current.file?.close();
-      this.current.file = null;
-      if (this.current.records.length === 0) await unlink(this.current.path).catch(() => {});
-    });
+    await closeFd(this.current.fd).catch(() => {});
+    await unlink(this.current.path).catch(() => {});
   }
-}
-
-async function openSegment(dir: string, sequence: number): Promise<Segment> {
-  const path = join(dir, `usage-${String(sequence).padStart(12, "0")}.jsonl`);
-  return { path, file: await open(path, "wx"), size: 0, records: [] };
 }
 
 async function applyRecords(db: Database, records: readonly UsageRecord[], batch: number): Promise<void> {
