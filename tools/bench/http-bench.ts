@@ -15,6 +15,7 @@ import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
+import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios } from "./scenarios.js";
 import type { ExportedParcel, Scenario } from "./scenarios.js";
 
@@ -30,6 +31,10 @@ interface Figures {
   errors: number;
   ratioToBare?: number;
   rssUnderLoadBytes?: number;
+  /** CPU µs of the same work in process (no HTTP, accounts or billing). */
+  inProcessMicros?: number;
+  /** The target: 2 × (in-process cost + the bare server's cost per request), in µs. */
+  boundMicros?: number;
 }
 
 async function drive(
@@ -75,7 +80,19 @@ async function drive(
 }
 
 function table(rows: Figures[]): string {
-  const header = ["request", "req/s", "p50 ms", "p99 ms", "p99.9 ms", "vs bare", "non-2xx", "RSS MiB"];
+  const header = [
+    "request",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "p99.9 ms",
+    "vs bare",
+    "non-2xx",
+    "RSS MiB",
+    "µs/req",
+    "in-process µs",
+    "2×(in-process+bare) µs",
+  ];
   const lines = rows.map((row) => [
     row.name,
     row.requestsPerSecond.toFixed(0),
@@ -85,6 +102,11 @@ function table(rows: Figures[]): string {
     row.ratioToBare === undefined ? "" : `${(row.ratioToBare * 100).toFixed(1)}%`,
     String(row.non2xx),
     row.rssUnderLoadBytes === undefined ? "" : (row.rssUnderLoadBytes / 2 ** 20).toFixed(0),
+    (1e6 / row.requestsPerSecond).toFixed(1),
+    row.inProcessMicros === undefined ? "" : row.inProcessMicros.toFixed(1),
+    row.boundMicros === undefined
+      ? ""
+      : `${row.boundMicros.toFixed(1)} ${1e6 / row.requestsPerSecond <= row.boundMicros ? "met" : "NOT met"}`,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => line[column]!.length)),
@@ -128,14 +150,15 @@ async function main(): Promise<void> {
   const connections = Number(values.connections);
   const dataDir = mkdtempSync(join(tmpdir(), "situs-bench-"));
   const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
-  const service = await startServer(projectPath("dist", "src", "main.js"), {
+  const serviceEnv = {
     PORT: "0",
     DATA_DIR: dataDir,
     DEMO_API_KEY: BENCH_KEY,
     LOG_LEVEL: "info", // startup lines only: per-request logging is off
     NODE_ENV: "production",
     WORKERS: "1",
-  });
+  };
+  const service = await startServer(projectPath("dist", "src", "main.js"), serviceEnv);
   try {
     const rssAtRest = service.rssBytes();
     const scenarios = buildScenarios(BENCH_KEY, exportedParcels(join(dataDir, "index"))).filter(
@@ -162,6 +185,13 @@ async function main(): Promise<void> {
       figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
       rows.push(figures);
       process.stderr.write(`${scenario.name}: ${figures.requestsPerSecond.toFixed(0)} req/s\n`);
+    }
+    // After the load, with the service idle: the same work in this process, for the 2× target.
+    const costs = await inProcessCosts({ ...process.env, ...serviceEnv }, scenarios);
+    const bareMicros = 1e6 / baseline.requestsPerSecond;
+    for (const row of rows.slice(1)) {
+      row.inProcessMicros = costs.get(row.name);
+      if (row.inProcessMicros !== undefined) row.boundMicros = 2 * (row.inProcessMicros + bareMicros);
     }
     process.stdout.write(`${table(rows)}\n\nservice RSS at rest: ${(rssAtRest / 2 ** 20).toFixed(0)} MiB\n`);
     const resultsDir = projectPath("bench", "results");
