@@ -6,6 +6,8 @@ import { damerauDistance, deletions } from "./edit-distance.js";
  * own deletions then find every name within that many edits without scanning the chunk, and each
  * candidate is verified with the Damerau–Levenshtein distance (edit-distance.ts). Typos, transpositions,
  * missing or doubled letters and spacing (`OAKHILL` / `OAK HILL`) are all one or two edits.
+ * Every name within MAX_EDITS is found, also a short one beyond its own budget (`editBudget`): it
+ * cannot be the answer, but it can make one ambiguous (`BAR` is one edit from `BAY`, two from `OAK`).
  */
 export const MAX_EDITS = 2;
 
@@ -27,11 +29,26 @@ export function sameDigits(a: string, b: string): boolean {
   return digits(a) === digits(b);
 }
 
+/**
+ * How many digit edits separate two names: 0 with the same digits (`sameDigits`), else the
+ * Damerau–Levenshtein distance between their digit strings (`1ST` / `IST` 1, `1ST` / `11ST` 1,
+ * `4TH` / `5HT` 1, `1ST` / `21ST` 1, `1ST` / `ST` 1).
+ */
+export function digitEdits(a: string, b: string): number {
+  return sameDigits(a, b) ? 0 : damerauDistance(a.replace(/\D/g, ""), b.replace(/\D/g, ""));
+}
+
 export interface NearStreet {
   name: string;
   distance: number;
-  /** Whether it can be the answer (see `sameDigits`); others still make a near miss ambiguous. */
+  /** Whether `distance` is within the street's own `editBudget`: only then can it be the answer. */
+  inBudget: boolean;
+  /** Whether it has the query's digits (see `sameDigits`): the first choice of near-miss-choice.ts. */
   sameDigits: boolean;
+  /** Whether every digit of the query appears in it: reaching it deletes or moves digits only. */
+  keepsQueryDigits: boolean;
+  /** Edits of digits among `distance` (`digitEdits`): 0 exactly when `sameDigits`. */
+  digitEdits: number;
 }
 
 export class StreetMatcher {
@@ -41,7 +58,7 @@ export class StreetMatcher {
   constructor(names: readonly string[]) {
     let bytes = 0;
     for (const name of names) {
-      for (const key of deletions(name, editBudget(name))) {
+      for (const key of deletions(name, MAX_EDITS)) {
         const list = this.index.get(key);
         if (list) list.push(name);
         else this.index.set(key, [name]);
@@ -51,19 +68,28 @@ export class StreetMatcher {
     this.bytes = bytes;
   }
 
-  /** Street names `query` is within their edit budget of (other than itself), nearest first. */
+  /** Street names within MAX_EDITS of `query` (other than itself), nearest first. */
   near(query: string): NearStreet[] {
-    // The budget is the candidate street's: `ENER` is two edits from `CENTER`, a 6-letter name.
     const seen = new Set<string>();
     const found: NearStreet[] = [];
+    const queryDigits = new Set(query.replace(/\D/g, ""));
     for (const key of deletions(query, MAX_EDITS)) {
       for (const name of this.index.get(key) ?? []) {
         if (seen.has(name) || name === query) continue;
         seen.add(name);
-        const budget = editBudget(name);
-        if (Math.abs(query.length - name.length) > budget) continue;
+        if (Math.abs(query.length - name.length) > MAX_EDITS) continue;
         const distance = damerauDistance(query, name);
-        if (distance <= budget) found.push({ name, distance, sameDigits: sameDigits(query, name) });
+        if (distance > MAX_EDITS) continue;
+        const digits = digitEdits(query, name);
+        found.push({
+          name,
+          distance,
+          // The budget is the candidate street's: `ENER` is two edits from `CENTER`, a 6-letter name.
+          inBudget: distance <= editBudget(name),
+          sameDigits: digits === 0,
+          keepsQueryDigits: [...queryDigits].every((digit) => name.includes(digit)),
+          digitEdits: digits,
+        });
       }
     }
     return found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
