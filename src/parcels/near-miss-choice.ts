@@ -1,3 +1,4 @@
+import { namesNumber } from "./ordinal-name.js";
 import type { NearStreet } from "./street-matcher.js";
 
 /**
@@ -27,23 +28,6 @@ export type NearMissChoice<T extends NearFit> =
   /** `edits`: the edits the answer needed, digit edits counted twice (they lower confidence). */
   | { kind: "matched"; answer: T; edits: number }
   | { kind: "ambiguous"; contenders: T[]; edits: number };
-
-const ORDINAL_SUFFIXES = ["TH", "ST", "ND", "RD"] as const;
-
-/** The ordinal suffix of a number: 1ST, 2ND, 3RD, 4TH … 11TH, 12TH, 13TH … 21ST. */
-export function ordinalSuffix(n: number): (typeof ORDINAL_SUFFIXES)[number] {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  const last = n % 10;
-  return teen || last > 3 ? "TH" : (ORDINAL_SUFFIXES[last] ?? "TH");
-}
-
-/** Whether a street name spells a street number as written: `12`, `12TH`, `22ND` (not `11ST`, `1TH2`). */
-export function namesNumber(name: string): boolean {
-  const match = /^(\d+)([A-Z]*)$/.exec(name.replace(/ /g, ""));
-  if (!match) return false;
-  const suffix = match[2] ?? "";
-  return suffix === "" || suffix === ordinalSuffix(Number(match[1]));
-}
 
 /** The edit budget of a name without the digit guard: 1 for three letters or fewer, else 2. */
 export function lengthBudget(name: string): number {

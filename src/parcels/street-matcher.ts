@@ -1,4 +1,5 @@
 import { damerauDistance, deletions } from "./edit-distance.js";
+import { fuzzyOrdinalReading, ordinalReading } from "./ordinal-name.js";
 
 /**
  * Near-miss street names within one chunk, by symmetric deletion (SymSpell, Wolf Garbe 2012):
@@ -8,6 +9,9 @@ import { damerauDistance, deletions } from "./edit-distance.js";
  * missing or doubled letters and spacing (`OAKHILL` / `OAK HILL`) are all one or two edits.
  * Every name within MAX_EDITS is found, also a short one beyond its own budget (`editBudget`): it
  * cannot be the answer, but it can make one ambiguous (`BAR` is one edit from `BAY`, two from `OAK`).
+ * Numbered streets are compared by the number they spell (ordinal-name.ts): a street written in
+ * the other form (`SECOND` for `2ND`) is a variant, found as one edit more than the query's typos
+ * in the spelled-out word (`SECODN` is two from `2ND`).
  */
 export const MAX_EDITS = 2;
 
@@ -53,6 +57,9 @@ export interface NearStreet {
 
 export class StreetMatcher {
   private readonly index = new Map<string, string[]>();
+  /** Each ordinal street name's numbered form (`SECOND` → `2ND`), and the names of each number. */
+  private readonly readings = new Map<string, string>();
+  private readonly byNumber = new Map<string, string[]>();
   readonly bytes: number;
 
   constructor(names: readonly string[]) {
@@ -64,34 +71,52 @@ export class StreetMatcher {
         else this.index.set(key, [name]);
         bytes += key.length * 2 + 48;
       }
+      const reading = ordinalReading(name);
+      if (reading === undefined) continue;
+      this.readings.set(name, reading);
+      this.byNumber.set(reading, [...(this.byNumber.get(reading) ?? []), name]);
     }
     this.bytes = bytes;
   }
 
   /** Street names within MAX_EDITS of `query` (other than itself), nearest first. */
   near(query: string): NearStreet[] {
+    const keys = deletions(query, MAX_EDITS);
+    const reading = fuzzyOrdinalReading(query, keys);
+    const queryNumber = reading?.numbered ?? query;
+    // Digits read through a typo are inferred, not written: they do not outweigh a contender.
+    const queryDigits = new Set(reading?.edits ? "" : queryNumber.replace(/\D/g, ""));
+    const found = new Map<string, NearStreet>();
+    const add = (name: string, distance: number, inBudget: boolean): void => {
+      const known = found.get(name);
+      if (known && known.distance <= distance) return;
+      const number = this.readings.get(name) ?? name;
+      const digits = digitEdits(queryNumber, number);
+      found.set(name, {
+        name,
+        distance,
+        inBudget,
+        sameDigits: digits === 0,
+        keepsQueryDigits: [...queryDigits].every((digit) => number.includes(digit)),
+        digitEdits: digits,
+      });
+    };
     const seen = new Set<string>();
-    const found: NearStreet[] = [];
-    const queryDigits = new Set(query.replace(/\D/g, ""));
-    for (const key of deletions(query, MAX_EDITS)) {
+    for (const key of keys) {
       for (const name of this.index.get(key) ?? []) {
         if (seen.has(name) || name === query) continue;
         seen.add(name);
         if (Math.abs(query.length - name.length) > MAX_EDITS) continue;
         const distance = damerauDistance(query, name);
-        if (distance > MAX_EDITS) continue;
-        const digits = digitEdits(query, name);
-        found.push({
-          name,
-          distance,
-          // The budget is the candidate street's: `ENER` is two edits from `CENTER`, a 6-letter name.
-          inBudget: distance <= editBudget(name),
-          sameDigits: digits === 0,
-          keepsQueryDigits: [...queryDigits].every((digit) => name.includes(digit)),
-          digitEdits: digits,
-        });
+        // The budget is the candidate street's: `ENER` is two edits from `CENTER`, a 6-letter name.
+        if (distance <= MAX_EDITS) add(name, distance, distance <= editBudget(name));
       }
     }
-    return found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
+    if (reading && reading.edits < MAX_EDITS) {
+      for (const name of this.byNumber.get(reading.numbered) ?? []) {
+        if (name !== query) add(name, reading.edits + 1, true);
+      }
+    }
+    return [...found.values()].sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1));
   }
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { chooseNearMiss, namesNumber, ordinalSuffix } from "../../src/parcels/near-miss-choice.js";
+import { chooseNearMiss } from "../../src/parcels/near-miss-choice.js";
+import { numberedOrdinal as ordinal, spelledOrdinal } from "../../src/parcels/ordinal-name.js";
 import { StreetMatcher } from "../../src/parcels/street-matcher.js";
 import { seededRandom } from "../../src/parcels/synthetic.js";
 import { perturb } from "./fuzzy-perturbation.js";
@@ -15,19 +16,6 @@ function choose(query: string, streets: readonly string[]): string {
     return `ambiguous ${choice.contenders.map((c) => c.street.name).join(",")}`;
   return `${choice.answer.street.name} (${choice.edits})`;
 }
-
-const ordinal = (n: number): string => `${n}${ordinalSuffix(n)}`;
-
-test("ordinal suffixes, and which names spell a street number as written", () => {
-  const ordinals = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113, 122].map(ordinal);
-  assert.deepEqual(ordinals, [
-    ...["1ST", "2ND", "3RD", "4TH", "11TH", "12TH", "13TH", "21ST", "22ND", "23RD"],
-    ...["101ST", "111TH", "112TH", "113TH", "122ND"],
-  ]);
-  for (const name of [...ordinals, "12", "1 ST"]) assert.equal(namesNumber(name), true, name);
-  for (const name of ["IST", "11ST", "12T", "1TH2", "12TTH", "2RD", "OAK", "", "1ST AVE"])
-    assert.equal(namesNumber(name), false, name);
-});
 
 const CASES: Array<{ name: string; query: string; streets: string[]; expected: string }> = [
   // Edits that keep the digits: the ordinal suffix misspelled, doubled, cut, or moved.
@@ -73,18 +61,41 @@ const CASES: Array<{ name: string; query: string; streets: string[]; expected: s
     expected: "ambiguous BAY,OAK",
   },
   { name: "two edits of a short name", query: "OBB", streets: ["OAK"], expected: "none" },
+  // Spelled-out ordinals carry their number: the other form is a variant, one edit more.
   { name: "spelled ordinal with a typo", query: "FRIST", streets: ["FIRST", "FIFTH"], expected: "FIRST (1)" },
+  {
+    name: "spelled out, numbered in the index",
+    query: "SECOND",
+    streets: ["2ND", "3RD"],
+    expected: "2ND (1)",
+  },
+  {
+    name: "numbered, spelled out in the index",
+    query: "2ND",
+    streets: ["SECOND", "THIRD"],
+    expected: "SECOND (1)",
+  },
+  {
+    name: "misspelled, numbered in the index",
+    query: "SECODN",
+    streets: ["2ND", "1ST"],
+    expected: "2ND (2)",
+  },
+  { name: "compound ordinal", query: "TWENTY FIRST", streets: ["21ST", "1ST"], expected: "21ST (1)" },
+  { name: "a typo between two numbers", query: "THIRTETH", streets: ["THIRTIETH"], expected: "none" },
+  { name: "another spelled number", query: "THIRTEENTH", streets: ["THIRTIETH", "OAK"], expected: "none" },
 ];
 
 test("near-miss choices, table-driven", () => {
   for (const c of CASES) assert.equal(choose(c.query, c.streets), c.expected, c.name);
 });
 
-/** Street sets with collisions: ordinals up to 40, their near twins, short and long words of few letters. */
+/** Street sets with collisions: ordinals up to 40 in both forms, near twins, words of few letters. */
 const streets = fc.uniqueArray(
   fc.oneof(
     fc.integer({ min: 1, max: 40 }).map(ordinal),
     fc.integer({ min: 1, max: 40 }).map((n) => `${ordinal(n)}E`),
+    fc.integer({ min: 1, max: 40 }).map(spelledOrdinal),
     fc.stringMatching(/^[A-F]{3,7}$/),
   ),
   { minLength: 1, maxLength: 30 },

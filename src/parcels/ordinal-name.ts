@@ -1,0 +1,92 @@
+import { damerauDistance, deletions } from "./edit-distance.js";
+
+/**
+ * Numbered street names in both forms counties write them: `2ND` and `SECOND`, `21ST` and
+ * `TWENTY FIRST` (Kodiak's address points spell out `First` to `Fifth`; Alameda's file writes
+ * `19TH`). Near misses compare street numbers by this reading, so `SECOND` and `2ND` carry the
+ * same number, and `THIRTIETH` / `THIRTEENTH` (two edits apart) different ones.
+ */
+const ORDINAL_SUFFIXES = ["TH", "ST", "ND", "RD"] as const;
+
+/** The ordinal suffix of a number: 1ST, 2ND, 3RD, 4TH … 11TH, 12TH, 13TH … 21ST. */
+export function ordinalSuffix(n: number): (typeof ORDINAL_SUFFIXES)[number] {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const last = n % 10;
+  return teen || last > 3 ? "TH" : (ORDINAL_SUFFIXES[last] ?? "TH");
+}
+
+/** `21` → `21ST`. */
+export function numberedOrdinal(n: number): string {
+  return `${n}${ordinalSuffix(n)}`;
+}
+
+const UNITS = ["", "FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH"];
+const TEENS = ["TENTH", "ELEVENTH", "TWELFTH", "THIRTEENTH", "FOURTEENTH", "FIFTEENTH", "SIXTEENTH"].concat([
+  "SEVENTEENTH",
+  "EIGHTEENTH",
+  "NINETEENTH",
+]);
+const TENS = ["", "", "TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"];
+
+/** `21` → `TWENTY FIRST`, `30` → `THIRTIETH`, for 1 to 99. */
+export function spelledOrdinal(n: number): string {
+  if (n < 10) return UNITS[n] ?? "";
+  if (n < 20) return TEENS[n - 10] ?? "";
+  const tens = TENS[Math.floor(n / 10)] ?? "";
+  return n % 10 === 0 ? `${tens.slice(0, -1)}IETH` : `${tens} ${UNITS[n % 10] ?? ""}`;
+}
+
+/** Every spelled-out ordinal street name, with and without its space, and its numbered form. */
+const SPELLED = new Map<string, string>();
+for (let n = 1; n < 100; n++) {
+  SPELLED.set(spelledOrdinal(n), numberedOrdinal(n));
+  SPELLED.set(spelledOrdinal(n).replace(" ", ""), numberedOrdinal(n));
+}
+const SPELLED_KEYS = new Map<string, string[]>();
+for (const name of SPELLED.keys()) {
+  for (const key of deletions(name, 2)) SPELLED_KEYS.set(key, [...(SPELLED_KEYS.get(key) ?? []), name]);
+}
+
+/** Whether a name spells a street number as written: `12`, `12TH`, `TWELFTH` (not `11ST`, `1TH2`). */
+export function namesNumber(name: string): boolean {
+  return /^\d+$/.test(name.replace(/ /g, "")) || ordinalReading(name) !== undefined;
+}
+
+/** The numbered form of an ordinal street name as written (`SECOND`, `2ND` → `2ND`), else undefined. */
+export function ordinalReading(name: string): string | undefined {
+  const spelled = SPELLED.get(name);
+  if (spelled) return spelled;
+  const match = /^(\d+)([A-Z]+)$/.exec(name.replace(/ /g, ""));
+  return match && match[2] === ordinalSuffix(Number(match[1])) ? name.replace(/ /g, "") : undefined;
+}
+
+export interface FuzzyReading {
+  /** The numbered form (`2ND`). */
+  numbered: string;
+  /** Edits from the query to the spelled-out ordinal it reads as (0 when written correctly). */
+  edits: number;
+}
+
+/**
+ * What number a query spells, one typo allowed in a spelled-out word: `SECODN` is `2ND`. Like a
+ * street, a misspelled ordinal reads as a number only when no other ordinal is within one more
+ * edit (`THIRTETH` is one edit from `THIRTIETH`, two from `THIRTEENTH`: no number). Two typos are
+ * too many: `IXTHE` is two edits from `SIXTH`, and the ordinals three edits away are not searched.
+ */
+export function fuzzyOrdinalReading(query: string, queryDeletions: Set<string>): FuzzyReading | undefined {
+  const exact = ordinalReading(query);
+  if (exact) return { numbered: exact, edits: 0 };
+  if (/\d/.test(query) || query.replace(/ /g, "").length < 4) return undefined;
+  const near = new Map<string, number>();
+  for (const key of queryDeletions) {
+    for (const name of SPELLED_KEYS.get(key) ?? []) {
+      if (!near.has(name)) near.set(name, damerauDistance(query, name));
+    }
+  }
+  const found = [...near].filter(([, distance]) => distance <= 2).sort((a, b) => a[1] - b[1]);
+  const [best] = found;
+  const numbered = best ? SPELLED.get(best[0]) : undefined;
+  if (!best || !numbered || best[1] > 1) return undefined;
+  const rival = found.some(([name, distance]) => distance <= best[1] + 1 && SPELLED.get(name) !== numbered);
+  return rival ? undefined : { numbered, edits: best[1] };
+}
