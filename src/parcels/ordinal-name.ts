@@ -42,9 +42,24 @@ for (let n = 1; n < 100; n++) {
   SPELLED.set(spelledOrdinal(n), numberedOrdinal(n));
   SPELLED.set(spelledOrdinal(n).replace(" ", ""), numberedOrdinal(n));
 }
+/** Spelled-out ordinals under each of their one-letter deletions: finds those one typo away. */
 const SPELLED_KEYS = new Map<string, string[]>();
 for (const name of SPELLED.keys()) {
-  for (const key of deletions(name, 2)) SPELLED_KEYS.set(key, [...(SPELLED_KEYS.get(key) ?? []), name]);
+  for (const key of deletions(name, 1)) SPELLED_KEYS.set(key, [...(SPELLED_KEYS.get(key) ?? []), name]);
+}
+/** Per spelled-out ordinal, those of other numbers within three edits (filled on first use). */
+const RIVALS = new Map<string, string[]>();
+
+function rivalsOf(name: string): string[] {
+  let rivals = RIVALS.get(name);
+  if (!rivals) {
+    const number = SPELLED.get(name);
+    rivals = [...SPELLED]
+      .filter(([other, n]) => n !== number && damerauDistance(name, other) <= 3)
+      .map(([other]) => other);
+    RIVALS.set(name, rivals);
+  }
+  return rivals;
 }
 
 /** Whether a name spells a street number as written: `12`, `12TH`, `TWELFTH` (not `11ST`, `1TH2`). */
@@ -69,24 +84,26 @@ export interface FuzzyReading {
 
 /**
  * What number a query spells, one typo allowed in a spelled-out word: `SECODN` is `2ND`. Like a
- * street, a misspelled ordinal reads as a number only when no other ordinal is within one more
- * edit (`THIRTETH` is one edit from `THIRTIETH`, two from `THIRTEENTH`: no number). Two typos are
- * too many: `IXTHE` is two edits from `SIXTH`, and the ordinals three edits away are not searched.
+ * street, a misspelled ordinal reads as a number only when no ordinal of another number is within
+ * one more edit (`THIRTETH` is one edit from `THIRTIETH`, two from `THIRTEENTH`: no number); those
+ * are among the ordinals within three edits of the one it is nearest (`rivalsOf`). Two typos are
+ * too many: `IXTHE` is two edits from `SIXTH`, and a rival three edits from the query would go
+ * unseen.
  */
-export function fuzzyOrdinalReading(query: string, queryDeletions: Set<string>): FuzzyReading | undefined {
+export function fuzzyOrdinalReading(query: string): FuzzyReading | undefined {
   const exact = ordinalReading(query);
   if (exact) return { numbered: exact, edits: 0 };
-  if (/\d/.test(query) || query.replace(/ /g, "").length < 4) return undefined;
-  const near = new Map<string, number>();
-  for (const key of queryDeletions) {
+  if (/\d/.test(query) || query.length < 4) return undefined;
+  let best: string | undefined;
+  for (const key of deletions(query, 1)) {
     for (const name of SPELLED_KEYS.get(key) ?? []) {
-      if (!near.has(name)) near.set(name, damerauDistance(query, name));
+      if (name === best || damerauDistance(query, name) > 1) continue;
+      if (best !== undefined && SPELLED.get(best) !== SPELLED.get(name)) return undefined;
+      best = name;
     }
   }
-  const found = [...near].filter(([, distance]) => distance <= 2).sort((a, b) => a[1] - b[1]);
-  const [best] = found;
-  const numbered = best ? SPELLED.get(best[0]) : undefined;
-  if (!best || !numbered || best[1] > 1) return undefined;
-  const rival = found.some(([name, distance]) => distance <= best[1] + 1 && SPELLED.get(name) !== numbered);
-  return rival ? undefined : { numbered, edits: best[1] };
+  const numbered = best === undefined ? undefined : SPELLED.get(best);
+  if (best === undefined || numbered === undefined) return undefined;
+  if (rivalsOf(best).some((rival) => damerauDistance(query, rival) <= 2)) return undefined;
+  return { numbered, edits: 1 };
 }

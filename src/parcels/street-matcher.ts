@@ -82,7 +82,7 @@ export class StreetMatcher {
   /** Street names within MAX_EDITS of `query` (other than itself), nearest first. */
   near(query: string): NearStreet[] {
     const keys = deletions(query, MAX_EDITS);
-    const reading = fuzzyOrdinalReading(query, keys);
+    const reading = fuzzyOrdinalReading(query);
     const queryNumber = reading?.numbered ?? query;
     // Digits read through a typo are inferred, not written: they do not outweigh a contender.
     const queryDigits = new Set(reading?.edits ? "" : queryNumber.replace(/\D/g, ""));
