@@ -1,4 +1,4 @@
-import { damerauDistance, deletions } from "./edit-distance.js";
+import { damerauDistance } from "./edit-distance.js";
 
 /**
  * Numbered street names in both forms counties write them: `2ND` and `SECOND`, `21ST` and
@@ -42,11 +42,22 @@ for (let n = 1; n < 100; n++) {
   SPELLED.set(spelledOrdinal(n), numberedOrdinal(n));
   SPELLED.set(spelledOrdinal(n).replace(" ", ""), numberedOrdinal(n));
 }
-/** Spelled-out ordinals under each of their one-letter deletions: finds those one typo away. */
-const SPELLED_KEYS = new Map<string, string[]>();
-for (const name of SPELLED.keys()) {
-  for (const key of deletions(name, 1)) SPELLED_KEYS.set(key, [...(SPELLED_KEYS.get(key) ?? []), name]);
+/** The letters (A to Z) in a text, one bit each. */
+function letterMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) {
+    const letter = text.charCodeAt(i) - 65;
+    if (letter >= 0 && letter < 26) mask |= 1 << letter;
+  }
+  return mask;
 }
+
+/** Spelled-out ordinals by length, with their letters: those one typo away are one length apart. */
+const BY_LENGTH = new Map<number, Array<{ name: string; letters: number }>>();
+for (const name of SPELLED.keys()) {
+  BY_LENGTH.set(name.length, [...(BY_LENGTH.get(name.length) ?? []), { name, letters: letterMask(name) }]);
+}
+
 /** Per spelled-out ordinal, those of other numbers within three edits (filled on first use). */
 const RIVALS = new Map<string, string[]>();
 
@@ -94,12 +105,15 @@ export function fuzzyOrdinalReading(query: string): FuzzyReading | undefined {
   const exact = ordinalReading(query);
   if (exact) return { numbered: exact, edits: 0 };
   if (/\d/.test(query) || query.length < 4) return undefined;
+  // One typo leaves out at most one of the ordinal's letters: a test on bits before any distance.
+  const letters = letterMask(query);
   let best: string | undefined;
-  for (const key of deletions(query, 1)) {
-    for (const name of SPELLED_KEYS.get(key) ?? []) {
-      if (name === best || damerauDistance(query, name) > 1) continue;
-      if (best !== undefined && SPELLED.get(best) !== SPELLED.get(name)) return undefined;
-      best = name;
+  for (let length = query.length - 1; length <= query.length + 1; length++) {
+    for (const ordinal of BY_LENGTH.get(length) ?? []) {
+      const missing = ordinal.letters & ~letters;
+      if ((missing & (missing - 1)) !== 0 || damerauDistance(query, ordinal.name) > 1) continue;
+      if (best !== undefined && SPELLED.get(best) !== SPELLED.get(ordinal.name)) return undefined;
+      best = ordinal.name;
     }
   }
   const numbered = best === undefined ? undefined : SPELLED.get(best);

@@ -86,12 +86,13 @@ export class StreetMatcher {
     const queryNumber = reading?.numbered ?? query;
     // Digits read through a typo are inferred, not written: they do not outweigh a contender.
     const queryDigits = new Set(reading?.edits ? "" : queryNumber.replace(/\D/g, ""));
+    const digitless = !/\d/.test(queryNumber);
     const found = new Map<string, NearStreet>();
     const add = (name: string, distance: number, inBudget: boolean): void => {
       const known = found.get(name);
       if (known && known.distance <= distance) return;
       const number = this.readings.get(name) ?? name;
-      const digits = digitEdits(queryNumber, number);
+      const digits = digitless && !/\d/.test(number) ? 0 : digitEdits(queryNumber, number);
       found.set(name, {
         name,
         distance,
