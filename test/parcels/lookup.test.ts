@@ -62,6 +62,7 @@ const ROWS = [
   row("N1", "90", "1ST", "ST"),
   row("N2", "90", "12TH", "ST"),
   row("N3", "95", "12TH", "ST"),
+  row("S2", "75", "SECOND", "ST", { zip5: "94709" }),
 ];
 
 async function fixture(t: { after(fn: () => void): void }) {
@@ -287,6 +288,13 @@ const CASES: Case[] = [
     status: "matched",
     apn: "W1",
     extra: { readPath: "fuzzy", state_inferred: "CA", fuzzy: true, searched: ["zip:94709"] },
+  },
+  {
+    name: "a numbered street spelled out in the index, across the city",
+    request: { addressNumber: "75", streetName: "2nd", zip5: undefined, city: "BERKELEY", state: "CA" },
+    status: "matched",
+    apn: "S2",
+    extra: { readPath: "fuzzy", fuzzy: true, searched: ["zip:94709"] },
   },
   {
     name: "a street no ZIP of the city has: only the street dictionary is read",
