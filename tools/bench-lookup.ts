@@ -1,7 +1,10 @@
 import { parseArgs } from "node:util";
 import { LocalBlobStore } from "../src/parcels/blob-store.js";
+import { damerauDistance } from "../src/parcels/edit-distance.js";
 import type { LookupAnswer, LookupRequest } from "../src/parcels/lookup-types.js";
+import { namesNumber } from "../src/parcels/ordinal-name.js";
 import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
+import { sameDigits } from "../src/parcels/street-matcher.js";
 import { seededRandom } from "../src/parcels/synthetic.js";
 import { ServerTiming } from "../src/timing.js";
 import { perturb } from "../test/parcels/fuzzy-perturbation.js";
@@ -11,7 +14,7 @@ import { perturb } from "../test/parcels/fuzzy-perturbation.js";
  * bench-index builds:  node dist/tools/bench-lookup.js --index /tmp/situs-bench/national
  * 1. warm exact lookups: lookups per second on one core and p50/p99 latency;
  * 2. fuzzy quality on perturbed queries (one or two edits in the street name): right parcel,
- *    wrong `matched`, honest `ambiguous` / `not_found`;
+ *    wrong `matched`, honest `ambiguous` / `not_found`, and the misses by kind of edit;
  * 3. warm fuzzy lookups per second.
  */
 const { values } = parseArgs({
@@ -93,7 +96,7 @@ print(
 );
 print(`  outcomes: ${JSON.stringify(Object.fromEntries(statuses))}`);
 
-const perturbed: Array<{ request: LookupRequest; expected: string | null }> = [];
+const perturbed: Array<{ request: LookupRequest; original: string; expected: string | null }> = [];
 for (let i = 0; perturbed.length < Number(values.perturbed); i++) {
   const query = queries[i % queries.length]!;
   const expected = exact.answers[i % queries.length]!;
@@ -101,19 +104,37 @@ for (let i = 0; perturbed.length < Number(values.perturbed); i++) {
   if (query.zipStreets.has(streetName)) continue; // another real street, not a typo
   perturbed.push({
     request: { ...query.request, streetName },
+    original: query.request.streetName,
     expected: expected.status === "matched" ? expected.service_id : null,
   });
 }
 await timed(perturbed.map((p) => p.request)); // builds the per-chunk deletion indexes
 const fuzzy = await timed(perturbed.map((p) => p.request));
+/** What kind of edit a missed query carries: numbered or named street, its digits, edits and length. */
+function missKind(original: string, typed: string): string {
+  const edits = damerauDistance(original, typed);
+  const size = `${edits} edit${edits > 1 ? "s" : ""} on ${original.length <= 3 ? "3 characters or fewer" : "4 or more"}`;
+  if (!/\d/.test(original)) return `named street, ${size}`;
+  const digits = sameDigits(original, typed)
+    ? "digits kept"
+    : namesNumber(typed)
+      ? "spells another street number"
+      : "a digit lost, replaced or doubled";
+  return `numbered street, ${digits}, ${size}`;
+}
+
 let right = 0;
 let wrong = 0;
 let honest = 0;
+const misses = new Map<string, { count: number; example: string }>();
 fuzzy.answers.forEach((answer, i) => {
-  const expected = perturbed[i]!.expected;
-  if (answer.status === "matched" && answer.service_id === expected) right++;
-  else if (answer.status === "matched" || answer.status === "matched_building") wrong++;
+  const { request, original, expected } = perturbed[i]!;
+  if (answer.status === "matched" && answer.service_id === expected) return right++;
+  if (answer.status === "matched" || answer.status === "matched_building") wrong++;
   else honest++;
+  const kind = `${missKind(original, request.streetName)}: ${answer.status}`;
+  const known = misses.get(kind) ?? { count: 0, example: `${original} → ${request.streetName}` };
+  misses.set(kind, { ...known, count: known.count + 1 });
 });
 const matchable = perturbed.filter((p) => p.expected !== null).length;
 print(
@@ -122,6 +143,9 @@ print(
 print(
   `  right parcel ${right} (${((100 * right) / matchable).toFixed(1)}%), wrong matched ${wrong}, ambiguous or not_found ${honest}`,
 );
+print("  misses by kind of edit:");
+for (const [kind, { count, example }] of [...misses].sort((a, b) => b[1].count - a[1].count))
+  print(`    ${count} ${kind} (${example})`);
 print(
   `fuzzy, warm: ${Math.round(fuzzy.perSecond)} per CPU-second, p50 ${fuzzy.p50.toFixed(1)} µs, p99 ${fuzzy.p99.toFixed(1)} µs`,
 );

@@ -15,6 +15,7 @@ import {
   normalizeZip,
   splitNumber,
 } from "./normalize.js";
+import { chooseNearMiss } from "./near-miss-choice.js";
 import type { NearStreet } from "./street-matcher.js";
 import { StreetMatcher } from "./street-matcher.js";
 
@@ -155,9 +156,9 @@ export class ParcelLookup {
   }
 
   /**
-   * Near-miss street names (street-matcher.ts). Every near street that has a fit answers; the
-   * nearest wins only when no other street with a fit is within one more edit, so a typo that two
-   * streets explain about equally is `ambiguous`, never `matched` (DECISIONS.md "Fuzzy").
+   * Near-miss street names (street-matcher.ts): every near street with a fit at the number is a
+   * contender, and near-miss-choice.ts decides which answers, so a typo that two streets explain
+   * about equally is `ambiguous`, never `matched` (DECISIONS.md "Fuzzy").
    */
   private fuzzy(
     query: LookupQuery,
@@ -171,21 +172,17 @@ export class ParcelLookup {
         if (!known || street.distance < known.distance) near.set(street.name, street);
       }
     }
-    const found = [...near.values()]
+    const fits = [...near.values()]
       .map((street) => {
         const rows = this.street(chunks, street.name)!;
         return { street, rows, answer: matchStreet(query, rows, singleZip, true) };
       })
-      .filter((result) => result.answer.status !== "not_found")
-      .sort((a, b) => a.street.distance - b.street.distance);
-    // Only a street with the same digits can answer; any street with a fit within one more edit
-    // (whatever its digits) makes the near miss ambiguous.
-    const best = found.find((result) => result.street.sameDigits);
-    if (!best) return notFound();
-    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (best.street.distance - 1);
-    const contenders = found.filter((result) => result.street.distance <= best.street.distance + 1);
-    if (contenders.length === 1) return scaled(best.answer, factor);
-    const candidates = contenders
+      .filter((result) => result.answer.status !== "not_found");
+    const choice = chooseNearMiss(query.streetName, fits);
+    if (choice.kind === "none") return notFound();
+    const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (choice.edits - 1);
+    if (choice.kind === "matched") return scaled(choice.answer.answer, factor);
+    const candidates = choice.contenders
       .flatMap((result) => {
         // The contender's own parcel is its answer's top-level one, found again among its rows.
         const id = result.answer.service_id;

@@ -1,4 +1,5 @@
 import type { Place } from "./gazetteer.js";
+import { numberedOrdinal } from "./ordinal-name.js";
 
 /**
  * Deterministic synthetic parcels for the demo index and the benchmarks: real ZIPs and cities
@@ -188,12 +189,6 @@ const STATE_FIPS: Record<string, string> = {
   MP: "69",
 };
 
-function ordinal(n: number): string {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  const last = n % 10;
-  return `${n}${teen ? "TH" : last === 1 ? "ST" : last === 2 ? "ND" : last === 3 ? "RD" : "TH"}`;
-}
-
 /** A county FIPS for a place: the real state code and a county number derived from the city. */
 export function syntheticFips(place: Place): string {
   let hash = 0;
@@ -205,7 +200,7 @@ export function syntheticFips(place: Place): string {
 function streetNames(random: () => number, count: number): string[] {
   const names = new Set<string>();
   // About a quarter of a town's streets are numbered (1ST, 2ND …), the rest named.
-  for (let n = 1; names.size < Math.ceil(count / 4) && n < 40; n++) names.add(ordinal(n));
+  for (let n = 1; names.size < Math.ceil(count / 4) && n < 40; n++) names.add(numberedOrdinal(n));
   while (names.size < count) {
     const first = WORDS[Math.floor(random() * WORDS.length)] ?? "OAK";
     const second = SECOND[Math.floor(random() * SECOND.length)] ?? "";

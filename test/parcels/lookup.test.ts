@@ -59,6 +59,10 @@ const ROWS = [
   row("W1", "70", "WASHINGTON", "ST", { zip5: "94709" }),
   row("F1", "80", "CEDAR", "ST"),
   row("F2", "80", "CEDAR", "ST"),
+  row("N1", "90", "1ST", "ST"),
+  row("N2", "90", "12TH", "ST"),
+  row("N3", "95", "12TH", "ST"),
+  row("S2", "75", "SECOND", "ST", { zip5: "94709" }),
 ];
 
 async function fixture(t: { after(fn: () => void): void }) {
@@ -224,6 +228,42 @@ const CASES: Case[] = [
     extra: { fuzzy: true },
   },
   {
+    name: "numbered street, ordinal suffix doubled (fuzzy)",
+    request: { addressNumber: "95", streetName: "12tth", streetSuffix: "ST" },
+    status: "matched",
+    apn: "N3",
+    confidence: 0.7,
+    extra: { fuzzy: true },
+  },
+  {
+    name: "numbered street, its digit typed as a letter: the only street that fits",
+    request: { addressNumber: "90", streetName: "IST", streetSuffix: "ST" },
+    status: "matched",
+    apn: "N1",
+    confidence: 0.6,
+    extra: { fuzzy: true },
+  },
+  {
+    name: "numbered street, digit doubled into no street number",
+    request: { addressNumber: "90", streetName: "11ST", streetSuffix: "ST" },
+    status: "matched",
+    apn: "N1",
+    confidence: 0.6,
+  },
+  {
+    name: "another street number is never a typo",
+    request: { addressNumber: "95", streetName: "13TH" },
+    status: "not_found",
+    extra: { readPath: "fuzzy_chunk" },
+  },
+  {
+    name: "1ST or 12TH with its 2 lost",
+    request: { addressNumber: "90", streetName: "1TS" },
+    status: "ambiguous",
+    candidates: ["N1", "N2"],
+    extra: { fuzzy: true },
+  },
+  {
     name: "unknown ZIP",
     request: { addressNumber: "10", streetName: "MAIN", zip5: "99999" },
     status: "not_found",
@@ -248,6 +288,13 @@ const CASES: Case[] = [
     status: "matched",
     apn: "W1",
     extra: { readPath: "fuzzy", state_inferred: "CA", fuzzy: true, searched: ["zip:94709"] },
+  },
+  {
+    name: "a numbered street spelled out in the index, across the city",
+    request: { addressNumber: "75", streetName: "2nd", zip5: undefined, city: "BERKELEY", state: "CA" },
+    status: "matched",
+    apn: "S2",
+    extra: { readPath: "fuzzy", fuzzy: true, searched: ["zip:94709"] },
   },
   {
     name: "a street no ZIP of the city has: only the street dictionary is read",

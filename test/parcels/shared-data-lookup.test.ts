@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { parseMapping } from "../../src/parcels/column-mapping.js";
+import { OPENADDRESSES_MAPPING, parseMapping } from "../../src/parcels/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
@@ -121,5 +121,50 @@ test(
       } else assert.ok(["ambiguous", "not_found"].includes(fuzzy.status), fuzzy.status);
     }
     assert.ok(right / tried > 0.6, `${right} of ${tried} perturbed lookups found the right parcel`);
+  },
+);
+
+test(
+  "Kodiak spells its numbered streets out: the numbered form and typos of the word find them",
+  { skip },
+  async (t) => {
+    const store = new LocalBlobStore(temporaryDir(t));
+    await ingest({
+      store,
+      inputs: [
+        {
+          file: join(SHARED_PARCELS, "kodiak_island_borough.csv"),
+          mapping: { ...OPENADDRESSES_MAPPING, constants: { fips: "02150", state: "AK" } },
+        },
+      ],
+    });
+    const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 24, refreshMs: 0 });
+    const lookup = (request: Partial<LookupRequest>) =>
+      index.lookup(request as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+    const spelled = (await exportedRows(store)).filter(
+      (r) => ["FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH"].includes(r.streetName) && r.addressNumber !== "",
+    );
+    assert.ok(spelled.length > 50, `${spelled.length} parcels on spelled-out numbered streets`);
+    const variants: Record<string, string[]> = {
+      FIRST: ["1st", "Frist"],
+      SECOND: ["2nd", "Secnod"],
+      THIRD: ["3rd", "Thrid"],
+      FOURTH: ["4th", "Fourht"],
+      FIFTH: ["5th", "Fiftth"],
+    };
+    let matched = 0;
+    for (const r of spelled) {
+      const request = { zip5: r.zip5, addressNumber: r.addressNumber, streetSuffix: r.streetSuffix };
+      const exact = await lookup({ ...request, streetName: r.streetName });
+      for (const streetName of variants[r.streetName] ?? []) {
+        const answer = await lookup({ ...request, streetName });
+        if (answer.status !== "matched") continue;
+        assert.equal(answer.service_id, exact.service_id, `${r.addressNumber} ${streetName}`);
+        assert.equal(answer.fuzzy, true);
+        assert.ok(answer.matchConfidence < exact.matchConfidence);
+        matched++;
+      }
+    }
+    assert.ok(matched > spelled.length, `${matched} of ${2 * spelled.length} variant lookups matched`);
   },
 );

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { damerauDistance, editDistance } from "../../src/parcels/edit-distance.js";
-import { editBudget, sameDigits, StreetMatcher } from "../../src/parcels/street-matcher.js";
+import { editBudget, MAX_EDITS, sameDigits, StreetMatcher } from "../../src/parcels/street-matcher.js";
 
 /** The textbook optimal string alignment distance, full matrix, no cut-off: the oracle. */
 function naiveDistance(a: string, b: string): number {
@@ -56,13 +56,13 @@ test("the deletion index finds exactly the streets a brute-force scan finds", ()
       const matcher = new StreetMatcher(streets);
       const found = matcher
         .near(query)
-        .map((s) => `${s.name}:${s.distance}`)
+        .map((s) => `${s.name}:${s.distance}:${s.inBudget}`)
         .sort();
       const expected = streets
         .filter((s) => s !== query)
         .map((s) => [s, damerauDistance(query, s)] as const)
-        .filter(([s, distance]) => distance <= editBudget(s))
-        .map(([s, distance]) => `${s}:${distance}`)
+        .filter(([, distance]) => distance <= MAX_EDITS)
+        .map(([s, distance]) => `${s}:${distance}:${distance <= editBudget(s)}`)
         .sort();
       assert.deepEqual(found, expected);
     }),
