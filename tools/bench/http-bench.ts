@@ -4,7 +4,7 @@
  * same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
  * request type, RSS at rest and under load, and writes the figures as JSON to bench/results/.
  *
- *   npm run bench -- [--seconds 10] [--connections 50] [--only parse,lookup]
+ *   npm run bench -- [--seconds 10] [--connections 50] [--only parse,lookup] [--workers 1]
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -144,6 +144,7 @@ async function main(): Promise<void> {
       seconds: { type: "string", default: "10" },
       connections: { type: "string", default: "50" },
       only: { type: "string" },
+      workers: { type: "string", default: "1" },
     },
   });
   const seconds = Number(values.seconds);
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
     DEMO_API_KEY: BENCH_KEY,
     LOG_LEVEL: "info", // startup lines only: per-request logging is off
     NODE_ENV: "production",
-    WORKERS: "1",
+    WORKERS: values.workers,
   };
   const service = await startServer(projectPath("dist", "src", "main.js"), serviceEnv);
   try {
