@@ -33,6 +33,11 @@ export type AccountsConfig = Pick<
 /** How often the embedded database takes in the usage journal: the lag of its month spend. */
 export const JOURNAL_APPLY_MS = 250;
 
+/** Where the embedded database's usage journal lives (docs/accounts.md). */
+export function usageJournalDir(config: Pick<Config, "DATA_DIR">): string {
+  return join(config.DATA_DIR, "usage-journal");
+}
+
 /** Opens the accounts database named by the configuration and brings its schema up to date. */
 export async function openDatabase(config: AccountsConfig): Promise<Database> {
   const embeddedDir = join(config.DATA_DIR, "accounts");
@@ -92,7 +97,7 @@ export async function openAccounts(
           ...(log ? { log } : {}),
         })
       : await JournalUsageLedger.open(database, {
-          dir: join(config.DATA_DIR, "usage-journal"),
+          dir: usageJournalDir(config),
           applyEveryMs: JOURNAL_APPLY_MS,
           applyBatch: 5000,
           onDurable,

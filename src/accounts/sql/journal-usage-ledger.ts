@@ -81,20 +81,7 @@ export class JournalUsageLedger implements UsageLedger {
 
   /** Applies journals left over from an earlier process, then opens a new one. */
   static async open(db: Database, options: JournalLedgerOptions): Promise<JournalUsageLedger> {
-    mkdirSync(options.dir, { recursive: true });
-    const leftover = readdirSync(options.dir)
-      .filter((name) => SEGMENT.test(name))
-      .sort();
-    let sequence = 0;
-    for (const name of leftover) {
-      sequence = Math.max(sequence, Number(SEGMENT.exec(name)![1]));
-      const path = join(options.dir, name);
-      const records = readJournal(readFileSync(path, "utf8"));
-      await applyRecords(db, records, options.applyBatch);
-      await unlink(path);
-      if (records.length > 0)
-        options.log?.info({ journal: name, records: records.length }, "usage journal applied");
-    }
+    const sequence = await applyLeftoverJournals(db, options);
     return new JournalUsageLedger(db, options, sequence + 1);
   }
 
@@ -220,6 +207,32 @@ export class JournalUsageLedger implements UsageLedger {
     await closeFd(this.current.fd).catch(() => {});
     await unlink(this.current.path).catch(() => {});
   }
+}
+
+/**
+ * Applies every journal in `dir` to the database and deletes it; returns the highest journal
+ * number seen. Only the owner of the embedded database may call it (the service at start, or
+ * `situs admin` while the service is stopped), so no journal is still being written.
+ */
+export async function applyLeftoverJournals(
+  db: Database,
+  options: Pick<JournalLedgerOptions, "dir" | "applyBatch" | "log">,
+): Promise<number> {
+  mkdirSync(options.dir, { recursive: true });
+  const leftover = readdirSync(options.dir)
+    .filter((name) => SEGMENT.test(name))
+    .sort();
+  let sequence = 0;
+  for (const name of leftover) {
+    sequence = Math.max(sequence, Number(SEGMENT.exec(name)![1]));
+    const path = join(options.dir, name);
+    const records = readJournal(readFileSync(path, "utf8"));
+    await applyRecords(db, records, options.applyBatch);
+    await unlink(path);
+    if (records.length > 0)
+      options.log?.info({ journal: name, records: records.length }, "usage journal applied");
+  }
+  return sequence;
 }
 
 async function applyRecords(db: Database, records: readonly UsageRecord[], batch: number): Promise<void> {
