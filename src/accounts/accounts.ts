@@ -47,6 +47,11 @@ export interface UsageRecord {
   operation: Operation;
   priceMicros: number;
   at: Date;
+  /**
+   * The request-log fields of the answer, stored with the usage row so that a billed request
+   * costs one row, not two (its status is 200 and it has no error code).
+   */
+  log?: { method: string; path: string; latencyMs: number };
 }
 
 export interface UsageLedger {
@@ -65,6 +70,8 @@ export interface RequestLogEntry {
   errorCode: string | null;
   latencyMs: number;
   at: Date;
+  /** The entry was stored with the request's usage row already (UsageRecord.log). */
+  inUsageRecord?: boolean;
 }
 
 export interface RequestLog {

@@ -43,7 +43,7 @@ export function authenticationHook(services: Services, options: AuthenticationOp
     if (auth === null) await refuseUnrecognized(services, request, secret);
     else {
       const requestId = requestIdOf(request, options);
-      request.situs = { requestId, key: auth.key, timing, errorCode: null };
+      request.situs = { requestId, key: auth.key, timing, errorCode: null, loggedWithUsage: false };
       reply.header("x-request-id", requestId);
       const { team } = auth;
       if (team.status === "paused") {

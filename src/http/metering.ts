@@ -25,7 +25,10 @@ export function meteringHook(services: Services) {
         operation,
         priceMicros: services.prices[operation],
         at: new Date(),
+        // The answer is ready: its latency is known, so its log entry rides on the usage row.
+        log: { method: request.method, path: pathOf(request.url), latencyMs: context.timing.elapsedMs() },
       });
+      context.loggedWithUsage = true;
     } catch (error) {
       request.log.error(
         { err: error, requestId: context.requestId },
@@ -41,22 +44,30 @@ export function meteringHook(services: Services) {
   };
 }
 
-/** One request-log entry for every request made with a valid key, refused ones included. */
+/**
+ * One request-log entry for every request made with a valid key, refused ones included. A billed
+ * answer's entry is in its usage row already (`inUsageRecord`): the database log keeps it once.
+ */
 export function requestLogHook(services: Services) {
   return async function logRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const context = request.situs;
     if (context === null) return;
-    const queryAt = request.url.indexOf("?");
     services.requestLog.append({
       requestId: context.requestId,
       teamId: context.key.teamId,
       keyId: context.key.keyId,
       method: request.method,
-      path: queryAt === -1 ? request.url : request.url.slice(0, queryAt),
+      path: pathOf(request.url),
       status: reply.statusCode,
       errorCode: context.errorCode,
       latencyMs: context.timing.elapsedMs(),
       at: new Date(),
+      ...(context.loggedWithUsage ? { inUsageRecord: true } : {}),
     });
   };
+}
+
+function pathOf(url: string): string {
+  const queryAt = url.indexOf("?");
+  return queryAt === -1 ? url : url.slice(0, queryAt);
 }

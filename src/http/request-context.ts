@@ -8,6 +8,8 @@ export interface RequestContext {
   timing: ServerTiming;
   /** The `error` code of the answer, once an error was sent. */
   errorCode: string | null;
+  /** The answer's log entry went into its durable usage row. */
+  loggedWithUsage: boolean;
 }
 
 declare module "fastify" {

@@ -232,6 +232,41 @@ export function accountsConformance(
       ]);
     });
 
+    test("a billed answer is logged once, in its usage row, and shown within the retention period only", async () => {
+      const { teamId, secret, keyId } = await newTeam();
+      const good = await parse(secret);
+      const requestId = String(good.headers["x-request-id"]);
+      await edge.backend.usage.settle();
+      await edge.backend.requestLog.flush();
+      const [entry] = await queryRequestLogs(database.db, teamId, { requestId });
+      assert.deepEqual(
+        [entry?.status, entry?.errorCode, entry?.method, entry?.path],
+        [200, null, "POST", "/v1/verify/parse"],
+      );
+      assert.ok(entry!.latencyMs >= 0 && entry!.latencyMs < 60_000);
+      assert.deepEqual(
+        await database.db.query("SELECT 1 FROM request_logs WHERE request_id = $1", [requestId]),
+        [],
+        "no second row",
+      );
+      assert.ok((await admin.listKeys(teamId))[0]?.lastUsedAt instanceof Date, "the key's last use is kept");
+
+      const old = new Date(Date.now() - 40 * 86_400_000);
+      await billUsage(database.db, [
+        {
+          requestId: "req_billed_long_ago",
+          teamId,
+          keyId,
+          operation: "parse",
+          priceMicros: 1,
+          at: old,
+          log: { method: "POST", path: "/v1/verify/parse", latencyMs: 1 },
+        },
+      ]);
+      assert.deepEqual(await queryRequestLogs(database.db, teamId, { requestId: "req_billed_long_ago" }), []);
+      assert.equal((await usageRows(teamId)).length, 2, "still billed");
+    });
+
     test("the ledger bills a request ID once; a voided one is refunded and can never be billed", async () => {
       const { teamId, keyId } = await newTeam();
       const at = new Date();

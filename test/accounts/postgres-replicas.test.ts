@@ -146,7 +146,7 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
         [teamId],
       );
       const logged = await database.db.query<{ request_id: string }>(
-        "SELECT request_id FROM request_logs WHERE team_id = $1 AND status = 200",
+        "SELECT request_id FROM request_log_entries WHERE team_id = $1 AND status = 200",
         [teamId],
       );
       assert.deepEqual(billed.map((r) => r.request_id).sort(), logged.map((r) => r.request_id).sort());

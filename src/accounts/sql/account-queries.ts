@@ -70,7 +70,7 @@ export async function selectRequestLogs(
     at: string | Date;
   }>(
     `SELECT request_id, key_id, method, path, status, error_code, latency_ms, at
-       FROM request_logs WHERE ${where.join(" AND ")}
+       FROM request_log_entries WHERE ${where.join(" AND ")}
       ORDER BY at ${order}, request_id ${order} LIMIT $${params.length + 1}`,
     [...params, limit],
   );

@@ -242,7 +242,9 @@ async function applyRecords(db: Database, records: readonly UsageRecord[], batch
 }
 
 function journalLine(r: UsageRecord): string {
-  return `${JSON.stringify([r.requestId, r.teamId, r.keyId, r.operation, r.priceMicros, r.at.getTime()])}\n`;
+  const row: unknown[] = [r.requestId, r.teamId, r.keyId, r.operation, r.priceMicros, r.at.getTime()];
+  if (r.log) row.push(r.log.method, r.log.path, r.log.latencyMs);
+  return `${JSON.stringify(row)}\n`;
 }
 
 /**
@@ -266,8 +268,8 @@ function parseLine(line: string): UsageRecord | null {
   } catch {
     return null;
   }
-  if (!Array.isArray(value) || value.length !== 6) return null;
-  const [requestId, teamId, keyId, operation, priceMicros, at] = value as unknown[];
+  if (!Array.isArray(value) || (value.length !== 6 && value.length !== 9)) return null;
+  const [requestId, teamId, keyId, operation, priceMicros, at, method, path, latencyMs] = value as unknown[];
   if (
     typeof requestId !== "string" ||
     typeof teamId !== "string" ||
@@ -277,5 +279,16 @@ function parseLine(line: string): UsageRecord | null {
     typeof at !== "number"
   )
     return null;
-  return { requestId, teamId, keyId, operation: operation as Operation, priceMicros, at: new Date(at) };
+  const record: UsageRecord = {
+    requestId,
+    teamId,
+    keyId,
+    operation: operation as Operation,
+    priceMicros,
+    at: new Date(at),
+  };
+  if (typeof method === "string" && typeof path === "string" && typeof latencyMs === "number") {
+    record.log = { method, path, latencyMs };
+  }
+  return record;
 }

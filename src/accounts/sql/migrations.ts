@@ -99,6 +99,28 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION usage_records_add_spend();
     `,
   },
+  {
+    version: 3,
+    name: "billed requests logged in their usage rows",
+    // A billed answer's request-log entry is stored in its usage row (method, path, latency; its
+    // status is 200 and it has no error code), so a billed request writes one row, not two. The
+    // request log is the union of both, the usage part limited to the retention period that the
+    // service writes into request_log_settings (usage rows themselves are kept for billing).
+    sql: `
+      ALTER TABLE usage_records ADD COLUMN method text, ADD COLUMN path text, ADD COLUMN latency_ms real;
+      CREATE TABLE request_log_settings (
+        only_row       boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        retention_days integer NOT NULL
+      );
+      INSERT INTO request_log_settings (retention_days) VALUES (30);
+      CREATE VIEW request_log_entries AS
+        SELECT request_id, team_id, key_id, method, path, status, error_code, latency_ms, at FROM request_logs
+        UNION ALL
+        SELECT request_id, team_id, key_id, method, path, 200, NULL, latency_ms, at FROM usage_records
+         WHERE method IS NOT NULL AND NOT voided
+           AND at >= now() - make_interval(days => (SELECT retention_days FROM request_log_settings));
+    `,
+  },
   // The portal's tables (versions 20 and up) live with the portal.
   ...PORTAL_MIGRATIONS,
 ];

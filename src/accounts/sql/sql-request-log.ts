@@ -47,6 +47,8 @@ const HOUR_MS = 3_600_000;
  */
 export class SqlRequestLog implements RequestLog {
   private queue: RequestLogEntry[] = [];
+  /** Keys last used by billed answers, whose entries are in their usage rows: key → time. */
+  private touched = new Map<string, Date>();
   private dropped = 0;
   private flushing: Promise<void> | null = null;
   private readonly flushTimer: NodeJS.Timeout;
@@ -64,6 +66,11 @@ export class SqlRequestLog implements RequestLog {
   }
 
   append(entry: RequestLogEntry): void {
+    if (entry.inUsageRecord) {
+      const last = this.touched.get(entry.keyId);
+      if (!last || last < entry.at) this.touched.set(entry.keyId, entry.at);
+      return;
+    }
     this.queue.push(entry);
     const max = this.options.maxQueued ?? 200_000;
     if (this.queue.length > max) {
@@ -76,7 +83,7 @@ export class SqlRequestLog implements RequestLog {
   /** Writes everything queued now; resolves when done (failures keep entries queued). */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
-    if (this.queue.length === 0) return;
+    if (this.queue.length === 0 && this.touched.size === 0) return;
     const batch = this.queue.splice(0, this.options.maxBatch);
     let written = false;
     this.flushing = this.write(batch)
@@ -87,14 +94,22 @@ export class SqlRequestLog implements RequestLog {
   }
 
   private async write(batch: RequestLogEntry[]): Promise<boolean> {
+    const touched = this.touched;
+    this.touched = new Map();
+    for (const entry of batch) {
+      const last = touched.get(entry.keyId);
+      if (!last || last < entry.at) touched.set(entry.keyId, entry.at);
+    }
     try {
       try {
-        await this.insert(batch, (tx) => tx.copyRows("request_logs", COLUMNS, batch.map(copyRow)));
+        await this.insert(touched, (tx) =>
+          batch.length === 0 ? Promise.resolve() : tx.copyRows("request_logs", COLUMNS, batch.map(copyRow)),
+        );
       } catch (error) {
         // A request ID logged already (one a trusted proxy sent twice): the copy fails whole,
         // so the batch goes again row by row, skipping what exists.
         if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-        await this.insert(batch, (tx) => tx.query(INSERT, columnsOf(batch)));
+        await this.insert(touched, (tx) => tx.query(INSERT, columnsOf(batch)));
       }
       if (this.dropped > 0) {
         this.options.log?.warn({ dropped: this.dropped }, "request log entries dropped during an outage");
@@ -107,24 +122,34 @@ export class SqlRequestLog implements RequestLog {
         "request log write failed; will retry",
       );
       this.queue.unshift(...batch);
+      for (const [keyId, at] of touched) {
+        const last = this.touched.get(keyId);
+        if (!last || last < at) this.touched.set(keyId, at);
+      }
       return false;
     }
   }
 
-  private async insert(batch: RequestLogEntry[], rows: (tx: Queryable) => Promise<unknown>): Promise<void> {
+  private async insert(touched: Map<string, Date>, rows: (tx: Queryable) => Promise<unknown>): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Logs need not be durable before anything (unlike usage): not waiting for the WAL
       // flush leaves the disk to the usage commits that answers wait for. A database crash
       // can lose the last fraction of a second of log entries, never usage.
       await tx.query("SET LOCAL synchronous_commit = off");
       await rows(tx);
-      await tx.query(TOUCH_KEYS, [batch.map((e) => e.keyId), batch.map((e) => e.at.toISOString())]);
+      await tx.query(TOUCH_KEYS, [[...touched.keys()], [...touched.values()].map((at) => at.toISOString())]);
     });
   }
 
-  /** Deletes entries past the retention period. */
+  /**
+   * Deletes entries past the retention period, and records the period for the entries kept in
+   * usage rows (which stay for billing; the request log shows them only within the period).
+   */
   async prune(): Promise<number> {
     try {
+      await this.db.query("UPDATE request_log_settings SET retention_days = $1", [
+        this.options.retentionDays,
+      ]);
       const rows = await this.db.query<{ deleted: unknown }>(
         `WITH gone AS (DELETE FROM request_logs WHERE at < now() - make_interval(days => $1) RETURNING 1)
          SELECT count(*) AS deleted FROM gone`,

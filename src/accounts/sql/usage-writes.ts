@@ -13,15 +13,26 @@ import type { CopyValue, Database } from "./database.js";
  *   whatever had been added to month spend.
  * Credit left is derived from month spend (team-standing.ts), so billing writes no team row.
  */
-const COLUMNS = ["request_id", "team_id", "key_id", "operation", "price_micros", "at"] as const;
+const COLUMNS = [
+  "request_id",
+  "team_id",
+  "key_id",
+  "operation",
+  "price_micros",
+  "at",
+  "method",
+  "path",
+  "latency_ms",
+] as const;
 
 const INPUT = `
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[])
-    AS t(request_id, team_id, key_id, operation, price_micros, at)`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[],
+                       $7::text[], $8::text[], $9::real[])
+    AS t(request_id, team_id, key_id, operation, price_micros, at, method, path, latency_ms)`;
 
 const INSERT_NEW = `
   WITH inserted AS (
-    INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at)
+    INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at, method, path, latency_ms)
     ${INPUT}
     ON CONFLICT (request_id) DO NOTHING
     RETURNING 1
@@ -78,7 +89,18 @@ function unique(batch: readonly UsageRecord[]): UsageRecord[] {
 }
 
 function copyRow(r: UsageRecord): CopyValue[] {
-  return [r.requestId, r.teamId, r.keyId, r.operation, r.priceMicros, r.at.toISOString()];
+  const log = r.log;
+  return [
+    r.requestId,
+    r.teamId,
+    r.keyId,
+    r.operation,
+    r.priceMicros,
+    r.at.toISOString(),
+    log?.method ?? null,
+    log?.path ?? null,
+    log?.latencyMs ?? null,
+  ];
 }
 
 function columns(records: readonly UsageRecord[]): unknown[] {
@@ -89,5 +111,8 @@ function columns(records: readonly UsageRecord[]): unknown[] {
     records.map((r) => r.operation),
     records.map((r) => r.priceMicros),
     records.map((r) => r.at.toISOString()),
+    records.map((r) => r.log?.method ?? null),
+    records.map((r) => r.log?.path ?? null),
+    records.map((r) => r.log?.latencyMs ?? null),
   ];
 }
