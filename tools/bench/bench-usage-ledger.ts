@@ -40,6 +40,7 @@ try {
         operation: "parse",
         priceMicros: 1000,
         at: new Date(),
+        log: { method: "POST", path: "/v1/verify/parse", latencyMs: 0.4 }, // as the edge sends it
       });
     }
   };
