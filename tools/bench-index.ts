@@ -11,7 +11,8 @@ import { IndexBuild } from "../src/parcels/index-build.js";
 import { BuildWriter, publishBuild } from "../src/parcels/index-writer.js";
 import { ingest } from "../src/parcels/ingest.js";
 import type { IngestRow } from "../src/parcels/parcel-row.js";
-import { emptyIngestRow, identityKey } from "../src/parcels/parcel-row.js";
+import { ParcelGroups } from "../src/parcels/parcel-groups.js";
+import { emptyIngestRow } from "../src/parcels/parcel-row.js";
 import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
 import type { SyntheticParcel } from "../src/parcels/synthetic.js";
 import { nationalParcels, nationalPlan, writeNationalCsv } from "../src/parcels/synthetic-national.js";
@@ -58,12 +59,8 @@ async function nationalBuild(store: LocalBlobStore): Promise<string[]> {
   const ids = new UlidGenerator();
   const sample: string[] = [];
   for (const [place, parcels] of nationalParcels(plan)) {
-    const groups = new Map(
-      parcels.map((p): [string, IngestRow[]] => {
-        const row = toRow(p);
-        return [identityKey(row), [row]];
-      }),
-    );
+    const groups = new ParcelGroups();
+    for (const parcel of parcels) groups.add(toRow(parcel));
     const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
     entries.forEach((entry, i) => i % 211 === 0 && sample.push(`adr_${encodeUlid(entry.id)}`));
     await writer.addChunk(place.zip5, entries);
