@@ -102,11 +102,15 @@ function internColumn(
   return column;
 }
 
+/** The offsets table, then the strings; each offset is filled in once its string is written. */
 function writeStrings(out: ByteWriter, values: string[]): void {
-  let offset = 0;
-  out.u32(0);
-  for (const value of values) out.u32((offset += Buffer.byteLength(value, "utf8")));
-  for (const value of values) out.utf8(value);
+  const table = out.offset;
+  out.skip((values.length + 1) * 4);
+  const base = out.offset;
+  values.forEach((value, i) => {
+    out.utf8(value);
+    out.setU32(table + (i + 1) * 4, out.offset - base);
+  });
   out.align();
 }
 

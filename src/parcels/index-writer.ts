@@ -9,7 +9,7 @@ import { IdCollector, shardCountFor } from "./id-directory.js";
 import type { BlobRef, BuildCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
 import { buildPrefix, MANIFEST_FORMAT } from "./manifest.js";
 import type { StoredEntry } from "./stored-entry.js";
-import { entryOrder } from "./stored-entry.js";
+import { sortEntries } from "./stored-entry.js";
 import { encodeStreetDictionary } from "./street-dictionary.js";
 
 /** How many builds publishing keeps (the new one and its predecessors) for readers still on them. */
@@ -47,7 +47,7 @@ export class BuildWriter {
 
   /** Adds the chunk of one ZIP (or county); sorts its entries in place. */
   async addChunk(key: string, entries: StoredEntry[]): Promise<void> {
-    entries.sort(entryOrder);
+    sortEntries(entries);
     const index = this.chunks.length;
     const streets: string[] = [];
     entries.forEach((entry, row) => {
