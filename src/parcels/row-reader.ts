@@ -32,16 +32,26 @@ export interface InferenceCounts {
   cityFromZip: number;
 }
 
-/** A normalizer answering repeated values from a memo (county files repeat a few thousand values). */
+/**
+ * A normalizer answering repeated values from a memo (county files repeat a few thousand values),
+ * and the empty value and a repeat of the previous value (files are often sorted) without a lookup.
+ */
 function memoized<T>(normalize: (raw: string) => T, limit = 50_000): (raw: string) => T {
   const memo = new Map<string, T>();
+  const empty = normalize("");
+  let lastRaw = "";
+  let last = empty;
   return (raw) => {
+    if (raw === "") return empty;
+    if (raw === lastRaw) return last;
     let value = memo.get(raw);
     if (value === undefined) {
       value = normalize(raw);
       if (memo.size >= limit) memo.clear();
       memo.set(raw, value);
     }
+    lastRaw = raw;
+    last = value;
     return value;
   };
 }
