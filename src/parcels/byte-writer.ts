@@ -12,6 +12,11 @@ export class ByteWriter {
     this.buffer = grown;
   }
 
+  /** Starts over, keeping the buffer: the previous result is overwritten. */
+  reset(): void {
+    this.length = 0;
+  }
+
   get offset(): number {
     return this.length;
   }

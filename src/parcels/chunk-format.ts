@@ -33,9 +33,10 @@ const STATUS_CODE = Object.fromEntries(PARCEL_STATUSES.map((status, i) => [statu
   number
 >;
 
-export function encodeChunk(entries: readonly StoredEntry[]): Buffer {
+/** Encodes a chunk into `out` (a writer may be reused once its previous result is consumed). */
+export function encodeChunk(entries: readonly StoredEntry[], out = new ByteWriter()): Buffer {
   const rows = readRows(entries);
-  const out = new ByteWriter();
+  out.reset();
   const strings = new Map<string, number>([["", 0]]);
   const intern = (value: string): number => {
     let index = strings.get(value);

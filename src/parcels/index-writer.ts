@@ -4,6 +4,7 @@ import { encodeUlid, UlidGenerator } from "./binary-ulid.js";
 import { FORMAT_VERSION, sealBlob } from "./blob-envelope.js";
 import type { BlobKind } from "./blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
+import { ByteWriter } from "./byte-writer.js";
 import { encodeChunk } from "./chunk-format.js";
 import { IdCollector, shardCountFor } from "./id-directory.js";
 import type { BlobRef, BuildCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
@@ -36,6 +37,8 @@ export class BuildWriter {
     buildings: 0,
   };
   private readonly buildings = new Set<string>();
+  /** Reused for every chunk: a payload is compressed (copied) before the next is encoded. */
+  private readonly chunkBytes = new ByteWriter();
 
   constructor(
     private readonly store: BlobStore,
@@ -61,7 +64,7 @@ export class BuildWriter {
     const ref: ChunkRef = {
       key,
       rows: entries.length,
-      ...(await this.write(file, "chunk", encodeChunk(entries))),
+      ...(await this.write(file, "chunk", encodeChunk(entries, this.chunkBytes))),
     };
     this.chunks.push(ref);
   }
