@@ -29,6 +29,8 @@ export interface IngestOptions {
   /** Called every PROGRESS_EVERY rows and at the end of each file. */
   onProgress?: (file: string, rows: number) => void;
   now?: () => number;
+  /** Threads that compress index files beside the main thread (default: one per further core, up to 3; 0: none). */
+  sealWorkers?: number;
 }
 
 export interface FileReport {
@@ -95,7 +97,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const now = options.now ?? Date.now;
   const { entries, stats } = assignIdentities(groups, previous, new UlidGenerator(now));
   phases.identity = phase();
-  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now());
+  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
   for (const [key, chunk] of groupByChunk(entries)) await writer.addChunk(key, chunk);
   const manifest = await writer.finish();
   await publishBuild(options.store, manifest);
