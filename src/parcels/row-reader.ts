@@ -14,7 +14,7 @@ import {
   splitStreet,
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
-import { emptyIngestRow } from "./parcel-row.js";
+import { emptyIngestRow, TEXT_FIELDS } from "./parcel-row.js";
 
 /** A row that cannot be used: reported with file, line and reason, and counted. */
 export interface Reject {
@@ -56,7 +56,7 @@ function memoized<T>(normalize: (raw: string) => T, limit = 50_000): (raw: strin
   };
 }
 
-/** `06001`, or `6001` with its lost leading zero back; undefined when it is no FIPS code. */
+/** `06001`, or `6001` with its lost leading zero back, and whether that is a FIPS code (five digits). */
 function countyFips(raw: string): { fips: string; valid: boolean } {
   const trimmed = raw.trim();
   const fips = trimmed.padStart(trimmed ? 5 : 0, "0");
@@ -85,32 +85,18 @@ class RowNormalizers {
 
 /** Slots of the raw values of one row, read by constant index (`values[APN]`), not by field name. */
 const MAPPED_FIELDS = [
-  "apn",
-  "fips",
-  "addressNumber",
-  "addressNumberSuffix",
-  "predirectional",
-  "streetName",
-  "streetSuffix",
-  "postdirectional",
-  "occupancyType",
-  "occupancyId",
-  "city",
-  "state",
-  "zip5",
-  "zip4",
+  ...TEXT_FIELDS,
   "street",
   "lat",
   "lon",
   "parentApns",
 ] as const satisfies readonly MappedField[];
 const SLOT = Object.fromEntries(MAPPED_FIELDS.map((field, i) => [field, i])) as Record<MappedField, number>;
-const [APN, FIPS, NUMBER, NUMBER_SUFFIX, PREDIRECTIONAL, STREET_NAME, STREET_SUFFIX, POSTDIRECTIONAL] = [
-  0, 1, 2, 3, 4, 5, 6, 7,
-];
-const [UNIT_TYPE, UNIT_ID, CITY, STATE, ZIP5, ZIP4, STREET, LAT, LON, PARENT_APNS] = [
-  8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-];
+const { apn: APN, fips: FIPS, addressNumber: NUMBER, addressNumberSuffix: NUMBER_SUFFIX } = SLOT;
+const { predirectional: PREDIRECTIONAL, postdirectional: POSTDIRECTIONAL, street: STREET } = SLOT;
+const { streetName: STREET_NAME, streetSuffix: STREET_SUFFIX, occupancyType: UNIT_TYPE } = SLOT;
+const { occupancyId: UNIT_ID, city: CITY, state: STATE, zip5: ZIP5, zip4: ZIP4 } = SLOT;
+const { lat: LAT, lon: LON, parentApns: PARENT_APNS } = SLOT;
 
 /**
  * Turns the records of one file into parcel rows through a column mapping. Created per file from
