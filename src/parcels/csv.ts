@@ -45,6 +45,8 @@ class RecordAssembler {
   private lineNumber = 0;
   private pending = "";
   private startLine = 0;
+  /** The fields of the previous record read by `plainRecord`. */
+  private previous: string[] = [];
 
   constructor(private readonly delimiter: string) {}
 
@@ -70,14 +72,43 @@ class RecordAssembler {
     return { line: this.startLine, fields: splitCsvLine(this.pending, this.delimiter) };
   }
 
-  /** The records of the complete lines of `text` (up to its newline at `end`), parsed as they are consumed. */
+  /**
+   * The records of the complete lines of `text` (up to its newline at `end`), parsed as they are
+   * consumed. A line without quotes that starts a record (most) has its fields cut straight from
+   * `text`, and a field with the text of the same field of the previous such record is that
+   * record's string: files repeat a county, city or ZIP row after row, so most of those fields
+   * cost no new string, and normalizers memoized on the previous value answer at once.
+   */
   *lines(text: string, end: number): Generator<CsvRecord> {
+    let quote = text.indexOf('"');
     for (let start = 0; start <= end;) {
       const newline = text.indexOf("\n", start);
-      const record = this.take(text.slice(start, newline));
+      if (quote !== -1 && quote < start) quote = text.indexOf('"', start);
+      const plain = this.pending === "" && this.lineNumber > 0 && (quote === -1 || quote > newline);
+      const record = plain ? this.plainRecord(text, start, newline) : this.take(text.slice(start, newline));
       start = newline + 1;
       if (record) yield record;
     }
+  }
+
+  /** The record of a whole line without quotes, `text` from `start` to `newline`. */
+  private plainRecord(text: string, start: number, newline: number): CsvRecord | undefined {
+    this.lineNumber++;
+    const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline; // "\r"
+    if (end === start) return undefined;
+    const previous = this.previous;
+    const fields: string[] = [];
+    for (let at = start; ;) {
+      let next = text.indexOf(this.delimiter, at);
+      if (next === -1 || next > end) next = end;
+      const same = previous[fields.length];
+      const reused = same !== undefined && same.length === next - at && text.startsWith(same, at);
+      fields.push(reused ? same : text.slice(at, next));
+      if (next === end) break;
+      at = next + 1;
+    }
+    this.previous = fields;
+    return { line: this.lineNumber, fields };
   }
 }
 
