@@ -34,10 +34,11 @@ export class UlidGenerator {
       this.slab = new Uint8Array(SLAB_BYTES);
       this.slabUsed = 0;
     }
-    const id = this.slab.subarray(this.slabUsed, this.slabUsed + 16);
-    id.set(this.last);
+    const slab = this.slab;
+    const at = this.slabUsed;
+    for (let i = 0; i < 16; i++) slab[at + i] = this.last[i]!;
     this.slabUsed += 16;
-    return id;
+    return slab.subarray(at, at + 16);
   }
 }
 

@@ -26,7 +26,13 @@ export class CorruptBlobError extends Error {
   override name = "CorruptBlobError";
 }
 
-export function sealBlob(kind: BlobKind, payload: Uint8Array, level = 4): Buffer {
+/**
+ * DEFLATE level 1: on index payloads it costs about 30% less CPU than level 4 for about 6% more
+ * bytes, and compression is a tenth of an ingest's CPU time.
+ */
+const LEVEL = 1;
+
+export function sealBlob(kind: BlobKind, payload: Uint8Array, level = LEVEL): Buffer {
   const stored = deflateRawSync(payload, { level });
   const blob = Buffer.allocUnsafe(HEADER_BYTES + stored.length);
   blob.writeUInt32LE(MAGIC, 0);

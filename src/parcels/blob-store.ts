@@ -36,9 +36,15 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, data: Uint8Array): Promise<void> {
     const path = join(this.root, key);
-    await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    await writeFile(temporary, data);
+    // The directory is made only when missing: a build writes thousands of files into a few.
+    try {
+      await writeFile(temporary, data);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(temporary, data);
+    }
     await rename(temporary, path);
   }
 

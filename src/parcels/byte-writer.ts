@@ -12,6 +12,11 @@ export class ByteWriter {
     this.buffer = grown;
   }
 
+  /** Starts over, keeping the buffer: the previous result is overwritten. */
+  reset(): void {
+    this.length = 0;
+  }
+
   get offset(): number {
     return this.length;
   }
@@ -74,8 +79,24 @@ export class ByteWriter {
 
   bytes(data: Uint8Array): void {
     this.reserve(data.length);
-    this.buffer.set(data, this.length);
+    if (data.length > 64) this.buffer.set(data, this.length);
+    else {
+      // A loop: TypedArray.set costs more than copying an ID's 16 bytes.
+      const buffer = this.buffer;
+      for (let i = 0; i < data.length; i++) buffer[this.length + i] = data[i]!;
+    }
     this.length += data.length;
+  }
+
+  /** Zero bytes to be filled in later with `setU32` (a table whose values are known afterwards). */
+  skip(bytes: number): void {
+    this.reserve(bytes);
+    this.buffer.fill(0, this.length, this.length + bytes);
+    this.length += bytes;
+  }
+
+  setU32(offset: number, value: number): void {
+    this.buffer.writeUInt32LE(value, offset);
   }
 
   /** Zero bytes up to a multiple of four, so typed arrays can view the sections that follow. */

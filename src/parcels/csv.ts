@@ -40,38 +40,98 @@ function hasOpenQuote(text: string): boolean {
   return count % 2 === 1;
 }
 
-/**
- * The records of a file in batches (one per 1 MiB read): per-line async iteration (readline) costs
- * more than parsing a short CSV line, so lines are split here, synchronously, a chunk at a time.
- */
-export async function* readCsvBatches(file: string, delimiter = ","): AsyncGenerator<CsvRecord[]> {
-  const decoder = new StringDecoder("utf8");
-  let carry = "";
-  let lineNumber = 0;
-  let pending = "";
-  let startLine = 0;
-  const take = (raw: string, batch: CsvRecord[]): void => {
-    lineNumber++;
+/** Joins physical lines into records (a quoted field may span lines), numbering lines from 1. */
+class RecordAssembler {
+  private lineNumber = 0;
+  private pending = "";
+  private startLine = 0;
+  /** The fields of the previous record read by `plainRecord`. */
+  private previous: string[] = [];
+
+  constructor(private readonly delimiter: string) {}
+
+  /** The record a physical line completes, if any. */
+  take(raw: string): CsvRecord | undefined {
+    this.lineNumber++;
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const text = lineNumber === 1 ? line.replace(/^\uFEFF/, "") : line;
-    if (pending === "") startLine = lineNumber;
-    pending = pending === "" ? text : `${pending}\n${text}`;
-    if (hasOpenQuote(pending)) return;
-    if (pending !== "") batch.push({ line: startLine, fields: splitCsvLine(pending, delimiter) });
-    pending = "";
-  };
+    const text = this.lineNumber === 1 ? line.replace(/^\uFEFF/, "") : line;
+    if (this.pending === "") this.startLine = this.lineNumber;
+    this.pending = this.pending === "" ? text : `${this.pending}\n${text}`;
+    if (hasOpenQuote(this.pending)) return undefined;
+    const record = this.pending === "" ? undefined : this.record();
+    this.pending = "";
+    return record;
+  }
+
+  /** The record left open at the end of the file (an unterminated quote), if any. */
+  rest(): CsvRecord | undefined {
+    return this.pending === "" ? undefined : this.record();
+  }
+
+  private record(): CsvRecord {
+    return { line: this.startLine, fields: splitCsvLine(this.pending, this.delimiter) };
+  }
+
+  /**
+   * The records of the complete lines of `text` (up to its newline at `end`), parsed as they are
+   * consumed. A line without quotes that starts a record (most) has its fields cut straight from
+   * `text`, and a field with the text of the same field of the previous such record is that
+   * record's string: files repeat a county, city or ZIP row after row, so most of those fields
+   * cost no new string, and normalizers memoized on the previous value answer at once.
+   */
+  *lines(text: string, end: number): Generator<CsvRecord> {
+    let quote = text.indexOf('"');
+    for (let start = 0; start <= end;) {
+      const newline = text.indexOf("\n", start);
+      if (quote !== -1 && quote < start) quote = text.indexOf('"', start);
+      const plain = this.pending === "" && this.lineNumber > 0 && (quote === -1 || quote > newline);
+      const record = plain ? this.plainRecord(text, start, newline) : this.take(text.slice(start, newline));
+      start = newline + 1;
+      if (record) yield record;
+    }
+  }
+
+  /** The record of a whole line without quotes, `text` from `start` to `newline`. */
+  private plainRecord(text: string, start: number, newline: number): CsvRecord | undefined {
+    this.lineNumber++;
+    const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline; // "\r"
+    if (end === start) return undefined;
+    const previous = this.previous;
+    const fields: string[] = [];
+    for (let at = start; ;) {
+      let next = text.indexOf(this.delimiter, at);
+      if (next === -1 || next > end) next = end;
+      const same = previous[fields.length];
+      const reused = same !== undefined && same.length === next - at && text.startsWith(same, at);
+      fields.push(reused ? same : text.slice(at, next));
+      if (next === end) break;
+      at = next + 1;
+    }
+    this.previous = fields;
+    return { line: this.lineNumber, fields };
+  }
+}
+
+/**
+ * The records of a file, in batches (one per 1 MiB read). A batch parses a record when it is
+ * consumed, so only the record being read is alive at a time (not a whole batch of field arrays),
+ * and must be consumed before the next batch is requested. Lines are split here, synchronously:
+ * per-line async iteration (readline) costs more than parsing a short CSV line.
+ */
+export async function* readCsvBatches(file: string, delimiter = ","): AsyncGenerator<Iterable<CsvRecord>> {
+  const decoder = new StringDecoder("utf8");
+  const records = new RecordAssembler(delimiter);
+  let carry = "";
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    const lines = (carry + decoder.write(chunk as Buffer)).split("\n");
-    carry = lines.pop() ?? "";
-    const batch: CsvRecord[] = [];
-    for (const line of lines) take(line, batch);
-    yield batch;
+    const text = carry + decoder.write(chunk as Buffer);
+    const end = text.lastIndexOf("\n");
+    carry = text.slice(end + 1);
+    if (end !== -1) yield records.lines(text, end);
   }
   const rest = carry + decoder.end();
-  const batch: CsvRecord[] = [];
-  if (rest !== "") take(rest, batch);
-  if (pending !== "") batch.push({ line: startLine, fields: splitCsvLine(pending, delimiter) });
-  yield batch;
+  const last = rest !== "" ? records.take(rest) : undefined;
+  const open = records.rest();
+  yield [last, open].filter((record) => record !== undefined);
 }
 
 /** Quotes a value for CSV output when it needs it. */

@@ -1,6 +1,7 @@
 import type { UlidGenerator } from "./binary-ulid.js";
+import type { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
-import { addressKey, hasAddress, situsKey } from "./parcel-row.js";
+import { addressKey, hasAddress, identityKey, situsKey } from "./parcel-row.js";
 import type { StoredEntry } from "./stored-entry.js";
 
 /**
@@ -48,7 +49,7 @@ export function emptyPreviousState(): PreviousState {
  * parcels that are gone forward as superseded or retired.
  */
 export function assignIdentities(
-  groups: Map<string, IngestRow[]>,
+  groups: ParcelGroups,
   previous: PreviousState,
   ids: UlidGenerator,
 ): { entries: StoredEntry[]; stats: IdentityStats } {
@@ -64,17 +65,25 @@ export function assignIdentities(
     buildings: 0,
   };
   const entries: StoredEntry[] = [];
-  const newIds = new Map<string, Uint8Array>();
-  for (const [key, rows] of groups) {
+  const known = previous.parcels.size > 0;
+  /** The new IDs by parcel number: what carryForward matches the previous build's parcels against. */
+  const newIds = new Map<number, Uint8Array>();
+  for (let parcel = 0; parcel < groups.size; parcel++) {
     // A superseded ID never becomes active again (SPEC.md "Parcel status"): an APN that returns
     // after being superseded is not in `parcels` and gets a new ID; a retired one gets its own back.
-    const before = previous.parcels.get(key)?.record;
+    const first = groups.firstRow(parcel);
+    const before = known ? previous.parcels.get(identityKey(first))?.record : undefined;
     const id = before ? before.id : ids.next();
     if (before) stats.keptIds++;
     else {
       stats.newIds++;
-      newIds.set(key, id);
+      if (known) newIds.set(parcel, id);
     }
+    if (!groups.hasSeveralRows(parcel)) {
+      entries.push(toEntry(first, id, false));
+      continue;
+    }
+    const rows = groups.rows(parcel);
     const primary = Math.max(
       0,
       rows.findIndex((row) => row.occupancyId === ""),
@@ -95,16 +104,16 @@ function toEntry(row: IngestRow, id: Uint8Array, alias: boolean): StoredEntry {
 
 /** The previous build's parcels that are gone: superseded when they have successors, else retired. */
 function carryForward(
-  groups: Map<string, IngestRow[]>,
+  groups: ParcelGroups,
   previous: PreviousState,
-  newIds: Map<string, Uint8Array>,
+  newIds: Map<number, Uint8Array>,
   stats: IdentityStats,
 ): StoredEntry[] {
   if (previous.parcels.size === 0) return [...previous.superseded];
   const explicit = explicitSuccessors(groups, previous, newIds);
   const byAddress = new Map<string, Uint8Array[]>();
-  for (const [key, id] of newIds) {
-    for (const row of groups.get(key) ?? []) {
+  for (const [parcel, id] of newIds) {
+    for (const row of groups.rows(parcel)) {
       if (!hasAddress(row)) continue;
       const list = byAddress.get(addressKey(row));
       if (list) list.push(id);
@@ -139,15 +148,19 @@ function carryForward(
 
 /** `parent_apns`: a parent that is gone from the new data is superseded by the children naming it. */
 function explicitSuccessors(
-  groups: Map<string, IngestRow[]>,
+  groups: ParcelGroups,
   previous: PreviousState,
-  newIds: Map<string, Uint8Array>,
+  newIds: Map<number, Uint8Array>,
 ): Map<string, Uint8Array[]> {
   const successors = new Map<string, Uint8Array[]>();
-  for (const [key, rows] of groups) {
-    const id = newIds.get(key) ?? previous.parcels.get(key)?.record.id;
+  for (let parcel = 0; parcel < groups.size; parcel++) {
+    if (!groups.hasSeveralRows(parcel) && groups.firstRow(parcel).parentApns.length === 0) continue;
+    const rows: IngestRow[] = groups.rows(parcel);
+    const parents = new Set(rows.flatMap((row) => row.parentApns.map((apn) => `${row.fips}\t${apn}`)));
+    if (parents.size === 0) continue;
+    const id = newIds.get(parcel) ?? previous.parcels.get(identityKey(groups.firstRow(parcel)))?.record.id;
     if (!id) continue;
-    for (const parent of new Set(rows.flatMap((row) => row.parentApns.map((apn) => `${row.fips}\t${apn}`)))) {
+    for (const parent of parents) {
       if (groups.has(parent) || !previous.parcels.has(parent)) continue;
       successors.set(parent, [...(successors.get(parent) ?? []), id]);
     }
@@ -163,14 +176,12 @@ function explicitSuccessors(
  */
 function assignBuildings(entries: StoredEntry[], known: Map<string, Uint8Array>, ids: UlidGenerator): number {
   // Only a situs where some entry has a unit can be a building: find those first, cheaply.
-  const withUnits = new Set<string>();
-  for (const entry of entries)
-    if (entry.occupancyId !== "") withUnits.add(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`);
+  const withUnits = new SitusNumbers();
+  for (const entry of entries) if (entry.occupancyId !== "") withUnits.add(entry);
   if (withUnits.size === 0) return 0;
   const bySitus = new Map<string, StoredEntry[]>();
   for (const entry of entries) {
-    if (entry.status !== "active" || !hasAddress(entry)) continue;
-    if (!withUnits.has(`${entry.zip5}|${entry.streetName}|${entry.addressNumber}`)) continue;
+    if (entry.status !== "active" || !hasAddress(entry) || !withUnits.has(entry)) continue;
     const key = situsKey(entry);
     const list = bySitus.get(key);
     if (list) list.push(entry);
@@ -186,6 +197,25 @@ function assignBuildings(entries: StoredEntry[], known: Map<string, Uint8Array>,
     buildings++;
   }
   return buildings;
+}
+
+/** A set of (ZIP, street name, house number), nested so that testing an entry builds no string. */
+class SitusNumbers {
+  private readonly byZip = new Map<string, Map<string, Set<string>>>();
+  size = 0;
+
+  add(entry: StoredEntry): void {
+    let streets = this.byZip.get(entry.zip5);
+    if (!streets) this.byZip.set(entry.zip5, (streets = new Map()));
+    let numbers = streets.get(entry.streetName);
+    if (!numbers) streets.set(entry.streetName, (numbers = new Set()));
+    if (!numbers.has(entry.addressNumber)) this.size++;
+    numbers.add(entry.addressNumber);
+  }
+
+  has(entry: StoredEntry): boolean {
+    return this.byZip.get(entry.zip5)?.get(entry.streetName)?.has(entry.addressNumber) ?? false;
+  }
 }
 
 function unique(ids: Uint8Array[]): Uint8Array[] {

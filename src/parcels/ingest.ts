@@ -10,6 +10,7 @@ import { assignIdentities, emptyPreviousState } from "./identity.js";
 import { IndexBuild } from "./index-build.js";
 import { BuildWriter, publishBuild } from "./index-writer.js";
 import type { Manifest } from "./manifest.js";
+import { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
 import { addressKey, identityKey, situsKey } from "./parcel-row.js";
 import type { InferenceCounts, Reject } from "./row-reader.js";
@@ -28,6 +29,8 @@ export interface IngestOptions {
   /** Called every PROGRESS_EVERY rows and at the end of each file. */
   onProgress?: (file: string, rows: number) => void;
   now?: () => number;
+  /** Threads that compress index files beside the main thread (default: one per further core, up to 3; 0: none). */
+  sealWorkers?: number;
 }
 
 export interface FileReport {
@@ -81,7 +84,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const started = process.hrtime.bigint();
   const phase = cpuClock();
   const gazetteer = options.gazetteer ?? nationalGazetteer();
-  const groups = new Map<string, IngestRow[]>();
+  const groups = new ParcelGroups();
   const rejects: Reject[] = [];
   const inferred: InferenceCounts = { zipFromCity: 0, zipFromCoordinates: 0, cityFromZip: 0 };
   const files: FileReport[] = [];
@@ -94,7 +97,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const now = options.now ?? Date.now;
   const { entries, stats } = assignIdentities(groups, previous, new UlidGenerator(now));
   phases.identity = phase();
-  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now());
+  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
   for (const [key, chunk] of groupByChunk(entries)) await writer.addChunk(key, chunk);
   const manifest = await writer.finish();
   await publishBuild(options.store, manifest);
@@ -125,7 +128,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
 async function readFile(
   input: IngestInput,
   gazetteer: Gazetteer,
-  groups: Map<string, IngestRow[]>,
+  groups: ParcelGroups,
   rejects: Reject[],
   inferred: InferenceCounts,
   onProgress?: (file: string, rows: number) => void,
@@ -155,19 +158,9 @@ async function readFile(
 }
 
 /** Adds a row to its parcel; answers a reject when the parcel already has this exact address. */
-function addToGroup(groups: Map<string, IngestRow[]>, row: IngestRow): Reject | undefined {
-  const key = identityKey(row);
-  const rows = groups.get(key);
-  if (!rows) {
-    groups.set(key, [row]);
-    return undefined;
-  }
-  const address = addressKey(row);
-  const same = rows.find((other) => addressKey(other) === address);
-  if (!same) {
-    rows.push(row);
-    return undefined;
-  }
+function addToGroup(groups: ParcelGroups, row: IngestRow): Reject | undefined {
+  const same = groups.add(row);
+  if (!same) return undefined;
   const reason =
     row.apn === ""
       ? `same address as line ${same.line} (without an APN a parcel is identified by its address)`

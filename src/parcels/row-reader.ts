@@ -14,7 +14,7 @@ import {
   splitStreet,
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
-import { emptyIngestRow } from "./parcel-row.js";
+import { emptyIngestRow, TEXT_FIELDS } from "./parcel-row.js";
 
 /** A row that cannot be used: reported with file, line and reason, and counted. */
 export interface Reject {
@@ -33,28 +33,99 @@ export interface InferenceCounts {
 }
 
 /**
+ * A normalizer answering repeated values from a memo (county files repeat a few thousand values),
+ * and the empty value and a repeat of the previous value (files are often sorted) without a lookup.
+ */
+function memoized<T>(normalize: (raw: string) => T, limit = 50_000): (raw: string) => T {
+  const memo = new Map<string, T>();
+  const empty = normalize("");
+  let lastRaw = "";
+  let last = empty;
+  return (raw) => {
+    if (raw === "") return empty;
+    if (raw === lastRaw) return last;
+    let value = memo.get(raw);
+    if (value === undefined) {
+      value = normalize(raw);
+      if (memo.size >= limit) memo.clear();
+      memo.set(raw, value);
+    }
+    lastRaw = raw;
+    last = value;
+    return value;
+  };
+}
+
+/** `06001`, or `6001` with its lost leading zero back, and whether that is a FIPS code (five digits). */
+function countyFips(raw: string): { fips: string; valid: boolean } {
+  const trimmed = raw.trim();
+  const fips = trimmed.padStart(trimmed ? 5 : 0, "0");
+  return { fips, valid: /^\d{5}$/.test(fips) };
+}
+
+/**
+ * The normalizers of normalize.ts (the code lookup uses), memoized per reader: every distinct
+ * value is normalized once, and rows share the resulting strings instead of holding copies.
+ */
+class RowNormalizers {
+  readonly fips = memoized(countyFips);
+  readonly street = memoized(splitStreet);
+  readonly streetName = memoized(normalizeStreetName);
+  readonly suffix = memoized(normalizeSuffix);
+  readonly directional = memoized(normalizeDirectional);
+  readonly number = memoized(splitNumber);
+  readonly numberSuffix = memoized(normalizeNumber);
+  readonly unitType = memoized(normalizeUnitType);
+  readonly unitId = memoized(normalizeUnitId);
+  readonly city = memoized(cleanText);
+  readonly state = memoized(normalizeState);
+  readonly zip = memoized(normalizeZip);
+  readonly zip4 = memoized((raw: string) => normalizeZip(raw)?.zip4 || raw.trim());
+}
+
+/** Slots of the raw values of one row, read by constant index (`values[APN]`), not by field name. */
+const MAPPED_FIELDS = [
+  ...TEXT_FIELDS,
+  "street",
+  "lat",
+  "lon",
+  "parentApns",
+] as const satisfies readonly MappedField[];
+const SLOT = Object.fromEntries(MAPPED_FIELDS.map((field, i) => [field, i])) as Record<MappedField, number>;
+const { apn: APN, fips: FIPS, addressNumber: NUMBER, addressNumberSuffix: NUMBER_SUFFIX } = SLOT;
+const { predirectional: PREDIRECTIONAL, postdirectional: POSTDIRECTIONAL, street: STREET } = SLOT;
+const { streetName: STREET_NAME, streetSuffix: STREET_SUFFIX, occupancyType: UNIT_TYPE } = SLOT;
+const { occupancyId: UNIT_ID, city: CITY, state: STATE, zip5: ZIP5, zip4: ZIP4 } = SLOT;
+const { lat: LAT, lon: LON, parentApns: PARENT_APNS } = SLOT;
+
+/**
  * Turns the records of one file into parcel rows through a column mapping. Created per file from
  * its header; throws at once when the mapping names a column the header lacks.
  */
 export class RowReader {
-  private readonly indexes: Array<[MappedField, number]>;
+  /** (slot, column, constant) of every mapped column: a constant fills the column's empty values. */
+  private readonly columns: Array<[number, number, string]> = [];
+  /** The raw values of the row being read: constants, overwritten by the row's non-empty values. */
+  private readonly values: string[] = MAPPED_FIELDS.map(() => "");
+  private readonly normalize = new RowNormalizers();
   readonly inferred: InferenceCounts = { zipFromCity: 0, zipFromCoordinates: 0, cityFromZip: 0 };
 
   constructor(
     private readonly file: string,
     header: string[],
-    private readonly mapping: ColumnMapping,
+    mapping: ColumnMapping,
     private readonly gazetteer: Gazetteer,
     private readonly width = header.length,
   ) {
     const trimmed = header.map((name) => name.trim());
     const missing: string[] = [];
-    this.indexes = [];
+    for (const [field, value] of Object.entries(mapping.constants ?? {}) as Array<[MappedField, string]>)
+      this.values[SLOT[field]] = value;
     for (const [field, column] of Object.entries(mapping.columns) as Array<[MappedField, string]>) {
       const index = trimmed.indexOf(column);
       if (index === -1 && !mapping.optional?.includes(field)) missing.push(column);
       else if (index === -1) continue;
-      else this.indexes.push([field, index]);
+      else this.columns.push([SLOT[field], index, this.values[SLOT[field]] ?? ""]);
     }
     if (missing.length > 0) throw new Error(`${file}: the header has no column ${missing.join(", ")}`);
   }
@@ -63,49 +134,69 @@ export class RowReader {
     if (fields.length !== this.width) {
       return this.reject(line, `expected ${this.width} columns, found ${fields.length}`);
     }
-    const raw: Partial<Record<MappedField, string>> = { ...this.mapping.constants };
-    for (const [field, index] of this.indexes) {
+    const values = this.values;
+    for (const [slot, index, constant] of this.columns) {
       const value = fields[index]?.trim() ?? "";
-      if (value !== "" || raw[field] === undefined) raw[field] = value;
+      values[slot] = value !== "" ? value : constant;
     }
     const row = emptyIngestRow(this.file, line);
-    const problem = this.fill(row, raw);
+    const problem = this.fill(row, values);
     return problem === undefined ? { row } : this.reject(line, problem);
   }
 
   /** Fills a row from raw values; answers the reason when the row cannot be used. */
-  private fill(row: IngestRow, raw: Partial<Record<MappedField, string>>): string | undefined {
-    row.apn = cleanText(raw.apn ?? "");
-    row.fips = (raw.fips ?? "").trim().padStart(raw.fips?.trim() ? 5 : 0, "0");
-    if (!/^\d{5}$/.test(row.fips))
-      return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${raw.fips}"`;
-    fillStreet(row, raw);
-    const number = splitNumber(raw.addressNumber ?? "");
+  private fill(row: IngestRow, values: string[]): string | undefined {
+    const normalize = this.normalize;
+    const value = (slot: number): string => values[slot] ?? "";
+    row.apn = cleanText(value(APN));
+    const fips = normalize.fips(value(FIPS));
+    row.fips = fips.fips;
+    if (!fips.valid) return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${value(FIPS)}"`;
+    this.fillStreet(row, values);
+    const number = normalize.number(value(NUMBER));
     row.addressNumber = number.addressNumber;
-    row.addressNumberSuffix = normalizeNumber(raw.addressNumberSuffix ?? "") || number.addressNumberSuffix;
-    row.occupancyType = normalizeUnitType(raw.occupancyType ?? "");
-    row.occupancyId = normalizeUnitId(raw.occupancyId ?? "");
-    row.city = cleanText(raw.city ?? "");
-    row.state = normalizeState(raw.state ?? "");
-    if (raw.parentApns) {
-      row.parentApns = raw.parentApns
+    row.addressNumberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX)) || number.addressNumberSuffix;
+    row.occupancyType = normalize.unitType(value(UNIT_TYPE));
+    row.occupancyId = normalize.unitId(value(UNIT_ID));
+    row.city = normalize.city(value(CITY));
+    row.state = normalize.state(value(STATE));
+    if (value(PARENT_APNS)) {
+      row.parentApns = value(PARENT_APNS)
         .split(";")
         .map((apn) => cleanText(apn))
         .filter((apn) => apn !== "");
     }
-    const coordinates = readCoordinates(raw.lat ?? "", raw.lon ?? "");
-    if (typeof coordinates === "string") return coordinates;
-    [row.lat, row.lon] = coordinates;
-    const zip = normalizeZip(raw.zip5 ?? "");
-    if (!zip) return `invalid ZIP "${raw.zip5}"`;
+    const unusable = readCoordinates(row, value(LAT), value(LON));
+    if (unusable !== undefined) return unusable;
+    const zip = normalize.zip(value(ZIP5));
+    if (!zip) return `invalid ZIP "${value(ZIP5)}"`;
     row.zip5 = zip.zip5;
-    row.zip4 = normalizeZip(raw.zip4 ?? "")?.zip4 || (raw.zip4 ?? "").trim() || zip.zip4;
+    row.zip4 = normalize.zip4(value(ZIP4)) || zip.zip4;
     if (row.apn === "" && row.streetName === "") return "no APN and no street address";
     if (row.streetName === "" && (row.addressNumber !== "" || row.occupancyId !== "")) {
       return "house number or unit without a street name";
     }
     this.fillPlace(row);
     return undefined;
+  }
+
+  private fillStreet(row: IngestRow, values: string[]): void {
+    const street = values[STREET] ?? "";
+    const name = values[STREET_NAME] ?? "";
+    if (street !== "" && name === "") {
+      const parts = this.normalize.street(street);
+      row.predirectional = parts.predirectional;
+      row.streetName = parts.streetName;
+      row.streetSuffix = parts.streetSuffix;
+      row.postdirectional = parts.postdirectional;
+    } else {
+      row.streetName = this.normalize.streetName(name);
+      row.streetSuffix = this.normalize.suffix(values[STREET_SUFFIX] ?? "");
+    }
+    const pre = values[PREDIRECTIONAL] ?? "";
+    const post = values[POSTDIRECTIONAL] ?? "";
+    if (pre) row.predirectional = this.normalize.directional(pre);
+    if (post) row.postdirectional = this.normalize.directional(post);
   }
 
   /** A row without ZIP gets the city's only ZIP, or the ZIP nearest its coordinates; a row without city the ZIP's. */
@@ -139,25 +230,43 @@ export class RowReader {
   }
 }
 
-function fillStreet(row: IngestRow, raw: Partial<Record<MappedField, string>>): void {
-  if (raw.street !== undefined && raw.street !== "" && !raw.streetName) {
-    Object.assign(row, splitStreet(raw.street));
-  } else {
-    row.streetName = normalizeStreetName(raw.streetName ?? "");
-    row.streetSuffix = normalizeSuffix(raw.streetSuffix ?? "");
-  }
-  if (raw.predirectional) row.predirectional = normalizeDirectional(raw.predirectional);
-  if (raw.postdirectional) row.postdirectional = normalizeDirectional(raw.postdirectional);
-}
-
 /** Coordinates in decimal degrees, both or neither; answers the reason when they are unusable. */
-function readCoordinates(latText: string, lonText: string): [number | null, number | null] | string {
-  if (latText === "" && lonText === "") return [null, null];
-  const lat = Number(latText);
-  const lon = Number(lonText);
+function readCoordinates(row: IngestRow, latText: string, lonText: string): string | undefined {
+  if (latText === "" && lonText === "") return undefined;
+  const lat = parseDecimal(latText);
+  const lon = parseDecimal(lonText);
   if (latText === "" || lonText === "" || !Number.isFinite(lat) || !Number.isFinite(lon)) {
     return `invalid coordinates "${latText}", "${lonText}"`;
   }
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return `coordinates out of range "${latText}", "${lonText}"`;
-  return [lat, lon];
+  row.lat = lat;
+  row.lon = lon;
+  return undefined;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/**
+ * `Number(text)`, with a fast path for plain decimals of at most 15 digits (`-122.2712345`): the
+ * digits as an integer divided by a power of ten. Both are exact doubles and IEEE division rounds
+ * correctly, so the result is the correctly rounded value `Number` answers (Clinger 1990).
+ */
+export function parseDecimal(text: string): number {
+  const negative = text.charCodeAt(0) === 45; // "-"
+  let digits = 0;
+  let mantissa = 0;
+  let fraction = -1;
+  for (let i = negative ? 1 : 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      mantissa = mantissa * 10 + (code - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (code === 46 && fraction < 0)
+      fraction = 0; // "."
+    else return Number(text);
+  }
+  if (digits === 0 || digits > 15 || fraction === 0) return Number(text);
+  const value = mantissa / POWERS_OF_TEN[Math.max(fraction, 0)]!;
+  return negative ? -value : value;
 }

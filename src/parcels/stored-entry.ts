@@ -41,3 +41,29 @@ export function entryOrder(a: AddressEntry, b: AddressEntry): number {
     textOrder(a.apn, b.apn)
   );
 }
+
+/**
+ * Sorts entries in place by `entryOrder`. Most comparisons are settled by street name and house
+ * number, so each entry gets one numeric key for the pair (the rank of its street name among the
+ * chunk's names, then its number); only equal keys fall back to `entryOrder`. Stable, like
+ * `Array.prototype.sort`, so the result is exactly `entries.sort(entryOrder)`.
+ */
+export function sortEntries<T extends AddressEntry>(entries: T[]): void {
+  const names = [...new Set(entries.map((entry) => entry.streetName))].sort(textOrder);
+  const rank = new Map(names.map((name, i) => [name, i]));
+  const keys = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const number = parseInt(entry.addressNumber, 10) || 0;
+    // Exact in a double while the number is a non-negative integer below 2^32; else no shortcut.
+    keys[i] = number >= 0 && number < 2 ** 32 ? rank.get(entry.streetName)! * 2 ** 32 + number : NaN;
+  }
+  const exact = !keys.some((key) => Number.isNaN(key));
+  // The entries themselves are only read on a tie: reading tens of thousands of scattered
+  // objects at every comparison costs more than the comparison.
+  const order = Array.from(entries.keys()).sort(
+    (i, j) => (exact && keys[i]! - keys[j]!) || entryOrder(entries[i]!, entries[j]!),
+  );
+  const sorted = order.map((i) => entries[i]!);
+  sorted.forEach((entry, i) => (entries[i] = entry));
+}

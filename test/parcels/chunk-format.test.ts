@@ -6,7 +6,7 @@ import { CorruptBlobError, openBlob, sealBlob } from "../../src/parcels/blob-env
 import { DecodedChunk, encodeChunk } from "../../src/parcels/chunk-format.js";
 import { TEXT_FIELDS } from "../../src/parcels/parcel-row.js";
 import type { StoredEntry } from "../../src/parcels/stored-entry.js";
-import { entryOrder, PARCEL_STATUSES } from "../../src/parcels/stored-entry.js";
+import { entryOrder, PARCEL_STATUSES, sortEntries } from "../../src/parcels/stored-entry.js";
 
 const id = fc.uint8Array({ minLength: 16, maxLength: 16 });
 const word = fc.oneof(fc.constant(""), fc.stringMatching(/^[A-Z0-9 ]{1,12}$/), fc.constant("ÑANDÚ"));
@@ -23,6 +23,38 @@ const entry: fc.Arbitrary<StoredEntry> = fc.record({
   status: fc.constantFrom(...PARCEL_STATUSES),
   alias: fc.boolean(),
   supersededBy: fc.array(id, { maxLength: 3 }),
+});
+
+test("sortEntries orders exactly as a stable sort by entryOrder", () => {
+  const street = fc.constantFrom("", "OAK", "OAK HILL", "1ST", "10TH", "ÑANDÚ");
+  const number = fc.oneof(
+    fc.constantFrom("", "0", "9", "10", "10A", "010", "1/2", "99999999999", "4294967296"),
+    fc.nat({ max: 3000 }).map(String),
+  );
+  const row = fc.record({
+    streetName: street,
+    addressNumber: number,
+    occupancyId: fc.constantFrom("", "1", "2"),
+  });
+  fc.assert(
+    fc.property(fc.array(row, { maxLength: 60 }), (rows) => {
+      const entries = rows.map((fields, i) => ({
+        ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field, ""])) as Record<
+          (typeof TEXT_FIELDS)[number],
+          string
+        >),
+        ...fields,
+        lat: i,
+        lon: null,
+      }));
+      const expected = [...entries].sort(entryOrder);
+      sortEntries(entries);
+      assert.deepEqual(
+        entries.map((e) => e.lat),
+        expected.map((e) => e.lat),
+      );
+    }),
+  );
 });
 
 test("a chunk decodes to exactly the entries encoded (coordinates to 1e-7 degrees)", () => {

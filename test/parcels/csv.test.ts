@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import fc from "fast-check";
 import { readCsvBatches, splitCsvLine } from "../../src/parcels/csv.js";
 import { temporaryDir } from "./index-fixtures.js";
 
@@ -17,4 +18,43 @@ test("CSV records: quotes, doubled quotes, line breaks inside quotes, CRLF and a
     { line: 4, fields: ["2", "OAK"] },
     { line: 6, fields: ["3", "ELM"] },
   ]);
+});
+
+/**
+ * The plain reading: split into lines (no line after a final newline), join lines while a quote
+ * is open, split each record.
+ */
+function oracle(content: string): Array<{ line: number; fields: string[] }> {
+  const records: Array<{ line: number; fields: string[] }> = [];
+  let pending = "";
+  let start = 0;
+  const lines = content.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((raw, i) => {
+    const line = i === 0 ? raw.replace(/\r$/, "").replace(/^\uFEFF/, "") : raw.replace(/\r$/, "");
+    if (pending === "") start = i + 1;
+    pending = pending === "" ? line : `${pending}\n${line}`;
+    if ((pending.match(/"/g) ?? []).length % 2 === 1) return;
+    if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending) });
+    pending = "";
+  });
+  if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending) });
+  return records;
+}
+
+test("CSV records match the plain reading for any mix of quotes, repeats, CRLF and empty lines", async (t) => {
+  const dir = temporaryDir(t);
+  const piece = fc.constantFrom("a", "bb", "06001", "", ",", ",,", '"', '""', "\n", "\r\n", "x y", "\uFEFF");
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(piece, { maxLength: 80 }), async (pieces) => {
+      const content = pieces.join("");
+      const file = join(dir, `p${run++}.csv`);
+      writeFileSync(file, content);
+      const records = [];
+      for await (const batch of readCsvBatches(file)) records.push(...batch);
+      assert.deepEqual(records, oracle(content));
+    }),
+    { numRuns: 300 },
+  );
 });

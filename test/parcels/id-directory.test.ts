@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { compareIds } from "../../src/parcels/binary-ulid.js";
+import { IdCollector, IdShard, shardOf } from "../../src/parcels/id-directory.js";
+
+/** IDs that share long prefixes (one millisecond, a counter) as well as random ones. */
+const ids = fc.array(
+  fc.oneof(
+    fc.uint8Array({ minLength: 16, maxLength: 16 }),
+    fc
+      .integer({ min: 0, max: 300 })
+      .map((n) =>
+        Uint8Array.from(
+          { length: 16 },
+          (_, i) => (i < 14 ? 7 : 0) + (i === 15 ? n & 255 : i === 14 ? n >> 8 : 0),
+        ),
+      ),
+  ),
+  { maxLength: 400 },
+);
+
+test("every shard holds its IDs in ascending bytewise order, each found with its chunk and row", () => {
+  fc.assert(
+    fc.property(ids, fc.constantFrom(1, 2, 8), (list, shards) => {
+      const unique = [...new Map(list.map((id) => [Buffer.from(id).toString("hex"), id])).values()];
+      const collector = new IdCollector();
+      unique.forEach((id, i) => collector.add(id, i % 7, i));
+      const decoded = [...collector.shards(shards)].map((payload) => new IdShard(payload));
+      assert.equal(decoded.length, shards);
+      unique.forEach((id, i) =>
+        assert.deepEqual(decoded[shardOf(id, shards)]!.find(id), { chunk: i % 7, row: i }),
+      );
+      for (const payload of collector.shards(shards)) {
+        const count = payload.readUInt32LE(0);
+        for (let i = 1; i < count; i++)
+          assert.ok(compareIds(payload, 4 + (i - 1) * 16, payload, 4 + i * 16) < 0);
+      }
+    }),
+  );
+});
