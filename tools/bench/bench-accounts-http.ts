@@ -9,12 +9,13 @@ import { flag, scratchDatabase } from "./bench-support.js";
  * against the same server with them off, side by side in one run: the two servers run at once
  * and are loaded in turn, `--rounds` times each, so drift of the machine hits both alike.
  *   node dist/tools/bench/bench-accounts-http.js [--url postgres://…/test] [--embedded]
- *        [--connections 50] [--seconds 5] [--rounds 3]
+ *        [--connections 50] [--seconds 5] [--rounds 3] [--warmup 2]
  */
 const KEY = "sk_bench_0123456789abcdefghijklmnopqrstuv";
 const connections = Number(flag("connections", "50"));
 const seconds = Number(flag("seconds", "5"));
 const rounds = Number(flag("rounds", "3"));
+const warmup = Number(flag("warmup", "2"));
 const embedded = process.argv.includes("--embedded");
 const scratch = embedded
   ? null
@@ -41,14 +42,14 @@ async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
   return child;
 }
 
-async function load(port: number): Promise<{ rps: number; p99: number; non2xx: number }> {
+async function load(port: number, duration = seconds): Promise<{ rps: number; p99: number; non2xx: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/v1/verify/parse`,
     method: "POST",
     headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
     body: JSON.stringify({ line: "1600 Pennsylvania Ave NW, Washington DC 20500" }),
     connections,
-    duration: seconds,
+    duration,
   });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
@@ -57,6 +58,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const children: ChildProcess[] = [];
 try {
   children.push(await server("off", 18_301), await server("on", 18_302));
+  // The compiler warms up on both before anything is measured.
+  if (warmup > 0) await Promise.all([load(18_301, warmup), load(18_302, warmup)]);
   const off: number[] = [];
   const on: number[] = [];
   for (let round = 1; round <= rounds; round++) {
