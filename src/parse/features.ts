@@ -62,8 +62,9 @@ const LEX = {
 
 const GAZ = { cityWord: 1, zip: 2, cityBegin: 4, cityInside: 8, cityEnd: 16, citySingle: 32 } as const;
 const OFFSETS = [-2, -1, 1, 2] as const;
-const BOS = 0x5eed0001;
-const EOS = 0x5eed0002;
+/** The word (and signature) of a neighbour before the start and after the end of the line. */
+export const LINE_START = 0x5eed0001;
+export const LINE_END = 0x5eed0002;
 
 /** FNV-1a, 32-bit (Fowler, Noll, Vo). */
 export function hashString(text: string): number {
@@ -91,26 +92,168 @@ export interface ExtractedFeatures {
 }
 
 /** What a word contributes on its own, computed once per distinct word and cached. */
-interface WordInfo {
+export interface WordInfo {
+  text: string;
   hash: number;
   /** lexical bits | word classes << 8 | (city word, known ZIP) << 24 */
   bits: number;
   /** The keys of the word's own features (identity, shape, length, classes, n-grams). */
   keys: Uint32Array;
+  /** The word is a whole known city name / the first words of a longer one. */
+  cityName: boolean;
+  cityPrefix: boolean;
+  /**
+   * Emission scores of the word under one model, per city-match bits (src/parse/emission-scorer.ts
+   * fills and reads it); cached here so a token costs one word look-up.
+   */
+  scores?: Array<Float64Array | undefined>;
+}
+
+/**
+ * One line as the features read it. Every feature of a token belongs to one of four groups,
+ * each a function of few values, so inference can sum the weights of the word, place and
+ * neighbour groups once per value (src/parse/emission-scorer.ts):
+ *   word        the token's WordInfo and its signature   (WordInfo.keys, signatureKeys)
+ *   place       the token's place in the line            (placeKeys of places[t])
+ *   pair        the word with its neighbours and commas  (pairKeys)
+ *   neighbour   each of the four neighbours' word and signature (neighbourKeys)
+ * Arrays are reused by the next line.
+ */
+export interface LineAnalysis {
+  length: number;
+  infos: WordInfo[];
+  /** Word hashes. */
+  words: Int32Array;
+  /** Word bits | city-match bits << 24 (GAZ). */
+  signatures: Int32Array;
+  /** Packed place of each token (placeCode). */
+  places: Int32Array;
 }
 
 /** Distinct words cached before the cache is cleared (bounds memory on a long-running service). */
-const WORD_CACHE_SIZE = 50_000;
+const WORD_CACHE_SIZE = 20_000;
+
+/** Signature bits of a token's match against known city names (bits 26-29: GAZ begin .. single). */
+export const CITY_MATCH_SHIFT = 26;
+
+/** Offsets of the four neighbours whose word and signature are features of a token. */
+export const NEIGHBOUR_OFFSETS = OFFSETS;
+
+/** A growable list of feature keys. */
+export class KeyList {
+  keys = new Uint32Array(256);
+  count = 0;
+
+  add(template: number, value: number): void {
+    if (this.count === this.keys.length) this.grow(this.count + 1);
+    this.keys[this.count++] = featureKey(template, value);
+  }
+
+  addAll(keys: Uint32Array): void {
+    if (this.count + keys.length > this.keys.length) this.grow(this.count + keys.length);
+    this.keys.set(keys, this.count);
+    this.count += keys.length;
+  }
+
+  private grow(size: number): void {
+    const grown = new Uint32Array(Math.max(size, this.keys.length * 2));
+    grown.set(this.keys);
+    this.keys = grown;
+  }
+}
+
+/** The signature's own features: the signature, and each city-match bit alone. */
+export function signatureKeys(signature: number, out: KeyList): void {
+  out.add(T.signature, signature);
+  for (let bit = CITY_MATCH_SHIFT; bit < 30; bit++)
+    if ((signature & (1 << bit)) !== 0) out.add(T.gazetteer, bit);
+}
+
+/**
+ * A token's place, packed: period after (bit 0), comma before (1), comma after (2), position
+ * from start 0-5 (bits 3-5), from end 0-4 (6-8), segment 0-3 (9-10), segments after 0-3
+ * (11-12), a number seen before (13), the word's lexical bits (14-21).
+ */
+export function placeCode(
+  periodAfter: boolean,
+  boundaryBefore: boolean,
+  boundaryAfter: boolean,
+  fromStart: number,
+  fromEnd: number,
+  segment: number,
+  segmentsAfter: number,
+  numberSeen: number,
+  lexical: number,
+): number {
+  return (
+    (periodAfter ? 1 : 0) |
+    (boundaryBefore ? 2 : 0) |
+    (boundaryAfter ? 4 : 0) |
+    (fromStart << 3) |
+    (fromEnd << 6) |
+    (segment << 9) |
+    (segmentsAfter << 11) |
+    (numberSeen << 13) |
+    (lexical << 14)
+  );
+}
+
+/** The features of a place code. */
+export function placeKeys(code: number, out: KeyList): void {
+  const fromEnd = (code >>> 6) & 7;
+  out.add(T.bias, 0);
+  if ((code & 1) !== 0) out.add(T.periodAfter, 0);
+  if ((code & 2) !== 0) out.add(T.boundaryBefore, 0);
+  if ((code & 4) !== 0) out.add(T.boundaryAfter, 0);
+  out.add(T.fromStart, (code >>> 3) & 7);
+  out.add(T.fromEnd, fromEnd);
+  out.add(T.lexicalFromEnd, (fromEnd << 8) | ((code >>> 14) & 0xff));
+  out.add(T.segment, (code >>> 9) & 3);
+  out.add(T.segmentsAfter, (code >>> 11) & 3);
+  out.add(T.numberSeen, (code >>> 13) & 1);
+}
+
+/** A comma after the token, in its place code. */
+export function boundaryAfterOf(code: number): number {
+  return (code >>> 2) & 1;
+}
+
+/** Features of the word with its neighbours: word × comma after, and the two bigrams. */
+export function pairKeys(
+  previous: number,
+  word: number,
+  next: number,
+  boundaryAfter: number,
+  out: KeyList,
+): void {
+  out.add(T.wordBoundaryAfter, word ^ boundaryAfter);
+  out.add(T.bigramBefore, Math.imul(previous, 31) ^ word);
+  out.add(T.bigramAfter, Math.imul(word, 31) ^ next);
+}
+
+/** The features a neighbour at NEIGHBOUR_OFFSETS[k] gives: its word and its signature. */
+export function neighbourKeys(k: number, word: number, signature: number, out: KeyList): void {
+  out.add(T.neighbourWord + k, word);
+  out.add(T.neighbourSignature + k, signature);
+}
+
+/** The word value of a neighbour past either end of the line. */
+export function edgeWord(k: number): number {
+  return (OFFSETS[k] as number) < 0 ? LINE_START : LINE_END;
+}
 
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
   private readonly wordCache = new Map<string, WordInfo>();
-  private keys = new Uint32Array(1024);
-  private count = 0;
+  private readonly list = new KeyList();
   private offsets = new Int32Array(65);
-  private words = new Int32Array(64);
-  private signatures = new Int32Array(64);
-  private gazetteerBits = new Int32Array(64);
+  private readonly line: LineAnalysis = {
+    length: 0,
+    infos: [],
+    words: new Int32Array(64),
+    signatures: new Int32Array(64),
+    places: new Int32Array(64),
+  };
 
   constructor(
     config: FeatureConfig,
@@ -124,64 +267,73 @@ export class FeatureExtractor {
 
   /** Keys for every token; the answer's arrays are reused by the next call. */
   extract(input: string, tokens: readonly Token[]): ExtractedFeatures {
-    const n = tokens.length;
-    this.ensure(n);
-    this.count = 0;
-    this.markCities(tokens);
-    // (markCities fills gazetteerBits from the word cache: city word and ZIP bits plus matches.)
+    const line = this.analyze(input, tokens);
+    const n = line.length;
+    const { infos, words, signatures, places } = line;
+    const list = this.list;
+    list.count = 0;
+    if (this.offsets.length <= n) this.offsets = new Int32Array(n * 2 + 1);
     for (let t = 0; t < n; t++) {
-      const info = this.wordInfo((tokens[t] as Token).text);
-      this.words[t] = info.hash;
-      this.signatures[t] = info.bits | ((this.gazetteerBits[t] as number) << 24);
+      this.offsets[t] = list.count;
+      const word = words[t] as number;
+      list.addAll((infos[t] as WordInfo).keys);
+      signatureKeys(signatures[t] as number, list);
+      placeKeys(places[t] as number, list);
+      const previous = t > 0 ? (words[t - 1] as number) : LINE_START;
+      const next = t + 1 < n ? (words[t + 1] as number) : LINE_END;
+      pairKeys(previous, word, next, boundaryAfterOf(places[t] as number), list);
+      for (let k = 0; k < OFFSETS.length; k++) {
+        const u = t + (OFFSETS[k] as number);
+        if (u >= 0 && u < n) neighbourKeys(k, words[u] as number, signatures[u] as number, list);
+        else neighbourKeys(k, edgeWord(k), edgeWord(k), list);
+      }
     }
+    this.offsets[n] = list.count;
+    return { length: n, keys: list.keys, offsets: this.offsets };
+  }
+
+  /** The words, signatures and places of a line (reused by the next call). */
+  analyze(input: string, tokens: readonly Token[]): LineAnalysis {
+    const n = tokens.length;
+    const line = this.line;
+    if (line.words.length < n) {
+      line.words = new Int32Array(n * 2);
+      line.signatures = new Int32Array(n * 2);
+      line.places = new Int32Array(n * 2);
+    }
+    line.length = n;
+    const { infos, words, signatures, places } = line;
+    infos.length = n;
+    let segments = 0;
+    for (let t = 0; t < n; t++) {
+      const token = tokens[t] as Token;
+      const info = this.wordInfo(token.text);
+      infos[t] = info;
+      words[t] = info.hash;
+      signatures[t] = info.bits;
+      if (t > 0 && token.boundaryBefore) segments++;
+    }
+    this.markCities(line);
     let segment = 0;
     let numberSeen = 0;
-    let segments = 0;
-    for (let t = 1; t < n; t++) if ((tokens[t] as Token).boundaryBefore) segments++;
     for (let t = 0; t < n; t++) {
       const token = tokens[t] as Token;
       if (token.boundaryBefore) segment++;
-      this.offsets[t] = this.count;
-      this.tokenFeatures(input, tokens, t);
-      this.contextFeatures(tokens, t, Math.min(segment, 3), Math.min(segments - segment, 3), numberSeen);
-      if (((this.signatures[t] as number) & LEX.digits) !== 0) numberSeen = 1;
+      const signature = signatures[t] as number;
+      places[t] = placeCode(
+        input.charCodeAt(token.end) === 46,
+        t > 0 && token.boundaryBefore,
+        t + 1 < n && (tokens[t + 1] as Token).boundaryBefore,
+        Math.min(t, 5),
+        Math.min(n - 1 - t, 4),
+        Math.min(segment, 3),
+        Math.min(segments - segment, 3),
+        numberSeen,
+        signature & 0xff,
+      );
+      if ((signature & LEX.digits) !== 0) numberSeen = 1;
     }
-    this.offsets[n] = this.count;
-    return { length: n, keys: this.keys, offsets: this.offsets };
-  }
-
-  private ensure(n: number): void {
-    if (this.words.length >= n) return;
-    this.words = new Int32Array(n * 2);
-    this.signatures = new Int32Array(n * 2);
-    this.gazetteerBits = new Int32Array(n * 2);
-    this.offsets = new Int32Array(n * 2 + 1);
-  }
-
-  private add(template: number, value: number): void {
-    if (this.count === this.keys.length) this.grow(this.count + 1);
-    this.keys[this.count++] = featureKey(template, value);
-  }
-
-  private grow(size: number): void {
-    const grown = new Uint32Array(Math.max(size, this.keys.length * 2));
-    grown.set(this.keys);
-    this.keys = grown;
-  }
-
-  /** Features of the token itself: the cached word features, the signature, the period after it. */
-  private tokenFeatures(input: string, tokens: readonly Token[], t: number): void {
-    const token = tokens[t] as Token;
-    const info = this.wordInfo(token.text);
-    const signature = this.signatures[t] as number;
-    this.add(T.bias, 0);
-    this.add(T.signature, signature);
-    for (let bit = 26; bit < 30; bit++) if ((signature & (1 << bit)) !== 0) this.add(T.gazetteer, bit);
-    if (input.charCodeAt(token.end) === 46) this.add(T.periodAfter, 0);
-    const keys = info.keys;
-    if (this.count + keys.length > this.keys.length) this.grow(this.count + keys.length);
-    this.keys.set(keys, this.count);
-    this.count += keys.length;
+    return line;
   }
 
   private wordInfo(text: string): WordInfo {
@@ -212,66 +364,46 @@ export class FeatureExtractor {
         featureKey(T.suffix2, hashString(text.slice(-2))),
       );
     }
-    info = { hash, bits, keys: Uint32Array.from(keys) };
+    const cityWord = (gazetteer & GAZ.cityWord) !== 0;
+    info = {
+      text,
+      hash,
+      bits,
+      keys: Uint32Array.from(keys),
+      cityName: cityWord && this.gazetteer.isCityName(text),
+      cityPrefix: cityWord && this.gazetteer.isCityPrefix(text),
+    };
     if (this.wordCache.size >= WORD_CACHE_SIZE) this.wordCache.clear();
     this.wordCache.set(text, info);
     return info;
   }
 
-  /** Features of the token's place in the line and of its neighbours. */
-  private contextFeatures(
-    tokens: readonly Token[],
-    t: number,
-    segment: number,
-    segmentsAfter: number,
-    numberSeen: number,
-  ): void {
-    const n = tokens.length;
-    const boundaryBefore = t > 0 && (tokens[t] as Token).boundaryBefore;
-    const boundaryAfter = t + 1 < n && (tokens[t + 1] as Token).boundaryBefore;
-    const fromEnd = Math.min(n - 1 - t, 4);
-    if (boundaryBefore) this.add(T.boundaryBefore, 0);
-    if (boundaryAfter) this.add(T.boundaryAfter, 0);
-    this.add(T.wordBoundaryAfter, (this.words[t] as number) ^ (boundaryAfter ? 1 : 0));
-    this.add(T.fromStart, Math.min(t, 5));
-    this.add(T.fromEnd, fromEnd);
-    this.add(T.lexicalFromEnd, (fromEnd << 8) | ((this.signatures[t] as number) & 0xff));
-    this.add(T.segment, segment);
-    this.add(T.segmentsAfter, segmentsAfter);
-    this.add(T.numberSeen, numberSeen);
-    for (let k = 0; k < OFFSETS.length; k++) {
-      const u = t + (OFFSETS[k] as number);
-      const inside = u >= 0 && u < n;
-      const edge = u < 0 ? BOS : EOS;
-      this.add(T.neighbourWord + k, inside ? (this.words[u] as number) : edge);
-      this.add(T.neighbourSignature + k, inside ? (this.signatures[u] as number) : edge);
-    }
-    const word = this.words[t] as number;
-    this.add(T.bigramBefore, Math.imul(t > 0 ? (this.words[t - 1] as number) : BOS, 31) ^ word);
-    this.add(T.bigramAfter, Math.imul(word, 31) ^ (t + 1 < n ? (this.words[t + 1] as number) : EOS));
-  }
-
-  /** Marks the longest known city name starting at each token (begin / inside / end / single). */
-  private markCities(tokens: readonly Token[]): void {
-    const n = tokens.length;
-    const bits = this.gazetteerBits;
-    bits.fill(0, 0, n);
-    for (let t = 0; t < n; t++)
-      bits[t] = (this.wordInfo((tokens[t] as Token).text).bits >>> 24) & (GAZ.cityWord | GAZ.zip);
+  /**
+   * Adds to each signature the longest known city name starting at its token (begin / inside
+   * / end / single). A name grows only while it is the start of a known name.
+   */
+  private markCities(line: LineAnalysis): void {
+    const { length: n, infos, signatures } = line;
+    const mark = (t: number, bit: number) => (signatures[t] = (signatures[t] as number) | (bit << 24));
     for (let t = 0; t < n; t++) {
-      if (((bits[t] as number) & GAZ.cityWord) === 0) continue;
-      let name = (tokens[t] as Token).text;
-      let longest = this.gazetteer.isCityName(name) ? 1 : 0;
-      for (let k = 1; k < this.gazetteer.longestCityWords && t + k < n; k++) {
-        if (((bits[t + k] as number) & GAZ.cityWord) === 0) break;
-        name += " " + (tokens[t + k] as Token).text;
-        if (this.gazetteer.isCityName(name)) longest = k + 1;
+      const first = infos[t] as WordInfo;
+      if (((first.bits >>> 24) & GAZ.cityWord) === 0) continue;
+      let longest = first.cityName ? 1 : 0;
+      if (first.cityPrefix) {
+        let name = first.text;
+        for (let k = 1; k < this.gazetteer.longestCityWords && t + k < n; k++) {
+          const info = infos[t + k] as WordInfo;
+          if (((info.bits >>> 24) & GAZ.cityWord) === 0) break;
+          name += " " + info.text;
+          if (this.gazetteer.isCityName(name)) longest = k + 1;
+          if (!this.gazetteer.isCityPrefix(name)) break;
+        }
       }
-      if (longest === 1) bits[t] = (bits[t] as number) | GAZ.citySingle;
+      if (longest === 1) mark(t, GAZ.citySingle);
       if (longest > 1) {
-        bits[t] = (bits[t] as number) | GAZ.cityBegin;
-        for (let k = 1; k < longest - 1; k++) bits[t + k] = (bits[t + k] as number) | GAZ.cityInside;
-        bits[t + longest - 1] = (bits[t + longest - 1] as number) | GAZ.cityEnd;
+        mark(t, GAZ.cityBegin);
+        for (let k = 1; k < longest - 1; k++) mark(t + k, GAZ.cityInside);
+        mark(t + longest - 1, GAZ.cityEnd);
       }
     }
   }
