@@ -9,7 +9,8 @@ import {
   LINE_START,
   NEIGHBOUR_OFFSETS,
   neighbourKeys,
-  pairKeys,
+  bigramKeys,
+  boundaryKeys,
   placeKeys,
   signatureKeys,
   type FeatureExtractor,
@@ -34,11 +35,11 @@ export interface Emissions {
 /**
  * The emission scores of a line, T × L, without listing its features one by one. Most of a
  * token's features are a function of one small value (src/parse/features.ts "LineAnalysis"):
- * its word and signature, its place code, each neighbour's word and signature. The weights of
- * each group are summed once per value and kept: per word (and city-match bits) a vector for
- * the word's own features and one for each neighbour offset it can be seen from, per place code
- * one vector. A token then costs six vector additions and the dictionary look-ups of its three
- * pair features, instead of ~30 look-ups and additions. Each kept vector also keeps its
+ * its word, signature and the comma after it, its place code, each neighbour's word and
+ * signature. The weights of each group are summed once per value and kept: per word (city-match
+ * bits, comma after) a vector for the word's own features and one for each neighbour offset it
+ * can be seen from, per place code one vector. A token then costs six vector additions and the
+ * dictionary look-ups of its two bigrams, instead of ~30 look-ups and additions. Each kept vector also keeps its
  * exponential, so exp(score), which the forward pass needs, is a product of six cached vectors
  * rather than L calls to Math.exp.
  *
@@ -53,8 +54,12 @@ export class EmissionScorer {
   private readonly shared = new Map<string, Float64Array>();
   /** Neighbours past either end of the line: per offset a vector and its exponential. */
   private readonly edges: Float64Array[];
-  /** exp of the state weights of a feature id, filled on first use (pair features). */
+  /** exp of the state weights of a feature id, filled on first use (bigrams). */
   private readonly expRows: Array<Float64Array | undefined>;
+  /** A token's four neighbours (NEIGHBOUR_OFFSETS): their vectors, where their scores and exponentials start. */
+  private readonly from: Float64Array[] = [];
+  private readonly at = new Int32Array(4);
+  private readonly expAt = new Int32Array(4);
   /** Per token of the line, its word's vectors (wordScores). */
   private readonly vectors: Float64Array[] = [];
   private readonly out: Emissions = { scores: new Float64Array(64 * 32), exps: new Float64Array(64 * 32) };
@@ -88,30 +93,53 @@ export class EmissionScorer {
     for (let t = 0; t < n; t++) {
       const info = infos[t] as WordInfo;
       const signature = signatures[t] as number;
-      const match = (signature >>> CITY_MATCH_SHIFT) & (CITY_MATCHES - 1);
-      vectors[t] = info.scores?.[match] ?? this.wordScores(info, signature, match);
+      const boundaryAfter = boundaryAfterOf(places[t] as number);
+      const slot = (((signature >>> CITY_MATCH_SHIFT) & (CITY_MATCHES - 1)) << 1) | boundaryAfter;
+      vectors[t] = info.scores?.[slot] ?? this.wordScores(info, signature, boundaryAfter, slot);
     }
+    const { from, at, expAt } = this;
     for (let t = 0; t < n; t++) {
       const row = t * L;
       const own = vectors[t] as Float64Array;
       const place = this.placeScores(places[t] as number);
+      for (let k = 0; k < 4; k++) {
+        const u = t + (NEIGHBOUR_OFFSETS[k] as number);
+        const inside = u >= 0 && u < n;
+        from[k] = inside ? (vectors[u] as Float64Array) : (this.edges[k] as Float64Array);
+        at[k] = inside ? (k + 1) * L : 0;
+        expAt[k] = inside ? (k + 6) * L : L;
+      }
+      const [v0, v1, v2, v3] = from as [Float64Array, Float64Array, Float64Array, Float64Array];
+      const a0 = at[0] as number;
+      const a1 = at[1] as number;
+      const a2 = at[2] as number;
+      const a3 = at[3] as number;
+      const e0 = expAt[0] as number;
+      const e1 = expAt[1] as number;
+      const e2 = expAt[2] as number;
+      const e3 = expAt[3] as number;
       const ownExp = 5 * L;
       for (let y = 0; y < L; y++) {
-        scores[row + y] = (own[y] as number) + (place[y] as number);
-        exps[row + y] = (own[ownExp + y] as number) * (place[L + y] as number);
-      }
-      for (let k = 0; k < NEIGHBOUR_OFFSETS.length; k++) {
-        const u = t + (NEIGHBOUR_OFFSETS[k] as number);
-        if (u >= 0 && u < n)
-          addRow(scores, exps, row, vectors[u] as Float64Array, (k + 1) * L, (k + 6) * L, L);
-        else addRow(scores, exps, row, this.edges[k] as Float64Array, 0, L, L);
+        scores[row + y] =
+          (own[y] as number) +
+          (place[y] as number) +
+          (v0[a0 + y] as number) +
+          (v1[a1 + y] as number) +
+          (v2[a2 + y] as number) +
+          (v3[a3 + y] as number);
+        exps[row + y] =
+          (own[ownExp + y] as number) *
+          (place[L + y] as number) *
+          (v0[e0 + y] as number) *
+          (v1[e1 + y] as number) *
+          (v2[e2 + y] as number) *
+          (v3[e3 + y] as number);
       }
       this.scratch.count = 0;
-      pairKeys(
+      bigramKeys(
         t > 0 ? (words[t - 1] as number) : LINE_START,
         words[t] as number,
         t + 1 < n ? (words[t + 1] as number) : LINE_END,
-        boundaryAfterOf(places[t] as number),
         this.scratch,
       );
       this.addPairs(row);
@@ -124,12 +152,13 @@ export class EmissionScorer {
    * neighbour offset k, [(k+1)L, (k+2)L) what it gives the token it neighbours; then the
    * exponentials of these five, in the same order, from 5L.
    */
-  private wordScores(info: WordInfo, signature: number, match: number): Float64Array {
+  private wordScores(info: WordInfo, signature: number, boundaryAfter: number, slot: number): Float64Array {
     const L = this.L;
     const groups: number[][] = [];
     this.scratch.count = 0;
     this.scratch.addAll(info.keys);
     signatureKeys(signature, this.scratch);
+    boundaryKeys(info.hash, boundaryAfter, this.scratch);
     groups.push(this.keptIds());
     for (let k = 0; k < NEIGHBOUR_OFFSETS.length; k++) {
       this.scratch.count = 0;
@@ -148,8 +177,8 @@ export class EmissionScorer {
       if (this.shared.size >= SHARED_VECTORS) this.shared.clear();
       this.shared.set(key, vectors);
     }
-    info.scores ??= new Array<Float64Array | undefined>(CITY_MATCHES).fill(undefined);
-    info.scores[match] = vectors;
+    info.scores ??= new Array<Float64Array | undefined>(2 * CITY_MATCHES).fill(undefined);
+    info.scores[slot] = vectors;
     return vectors;
   }
 
@@ -193,7 +222,7 @@ export class EmissionScorer {
     return vector;
   }
 
-  /** Adds the scratch list's pair features to a token's scores and multiplies their exponentials in. */
+  /** Adds the scratch list's bigram features to a token's scores and multiplies their exponentials in. */
   private addPairs(row: number): void {
     const { keys, count } = this.scratch;
     const { scores, exps } = this.out;
@@ -216,21 +245,5 @@ export class EmissionScorer {
     const row = Float64Array.from(this.weights.state.subarray(id * L, id * L + L), (w) => Math.exp(w));
     this.expRows[id] = row;
     return row;
-  }
-}
-
-/** scores[row ..] += from[at ..]; exps[row ..] *= from[expAt ..]. */
-function addRow(
-  scores: Float64Array,
-  exps: Float64Array,
-  row: number,
-  from: Float64Array,
-  at: number,
-  expAt: number,
-  L: number,
-): void {
-  for (let y = 0; y < L; y++) {
-    scores[row + y] = (scores[row + y] as number) + (from[at + y] as number);
-    exps[row + y] = (exps[row + y] as number) * (from[expAt + y] as number);
   }
 }

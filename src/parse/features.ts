@@ -103,8 +103,9 @@ export interface WordInfo {
   cityName: boolean;
   cityPrefix: boolean;
   /**
-   * Emission scores of the word under one model, per city-match bits (src/parse/emission-scorer.ts
-   * fills and reads it); cached here so a token costs one word look-up.
+   * Emission scores of the word under one model, per city-match bits and comma after
+   * (src/parse/emission-scorer.ts fills and reads it); cached here so a token costs one word
+   * look-up.
    */
   scores?: Array<Float64Array | undefined>;
 }
@@ -113,9 +114,10 @@ export interface WordInfo {
  * One line as the features read it. Every feature of a token belongs to one of four groups,
  * each a function of few values, so inference can sum the weights of the word, place and
  * neighbour groups once per value (src/parse/emission-scorer.ts):
- *   word        the token's WordInfo and its signature   (WordInfo.keys, signatureKeys)
+ *   word        the token's WordInfo, its signature, a comma after it
+ *                                                        (WordInfo.keys, signatureKeys, boundaryKeys)
  *   place       the token's place in the line            (placeKeys of places[t])
- *   pair        the word with its neighbours and commas  (pairKeys)
+ *   pair        the word with each of its neighbours     (bigramKeys)
  *   neighbour   each of the four neighbours' word and signature (neighbourKeys)
  * Arrays are reused by the next line.
  */
@@ -218,15 +220,13 @@ export function boundaryAfterOf(code: number): number {
   return (code >>> 2) & 1;
 }
 
-/** Features of the word with its neighbours: word × comma after, and the two bigrams. */
-export function pairKeys(
-  previous: number,
-  word: number,
-  next: number,
-  boundaryAfter: number,
-  out: KeyList,
-): void {
+/** The word × whether a comma follows it. */
+export function boundaryKeys(word: number, boundaryAfter: number, out: KeyList): void {
   out.add(T.wordBoundaryAfter, word ^ boundaryAfter);
+}
+
+/** The word with the previous and with the next word. */
+export function bigramKeys(previous: number, word: number, next: number, out: KeyList): void {
   out.add(T.bigramBefore, Math.imul(previous, 31) ^ word);
   out.add(T.bigramAfter, Math.imul(word, 31) ^ next);
 }
@@ -281,7 +281,8 @@ export class FeatureExtractor {
       placeKeys(places[t] as number, list);
       const previous = t > 0 ? (words[t - 1] as number) : LINE_START;
       const next = t + 1 < n ? (words[t + 1] as number) : LINE_END;
-      pairKeys(previous, word, next, boundaryAfterOf(places[t] as number), list);
+      boundaryKeys(word, boundaryAfterOf(places[t] as number), list);
+      bigramKeys(previous, word, next, list);
       for (let k = 0; k < OFFSETS.length; k++) {
         const u = t + (OFFSETS[k] as number);
         if (u >= 0 && u < n) neighbourKeys(k, words[u] as number, signatures[u] as number, list);

@@ -111,8 +111,9 @@ export class Decoder {
       let total = 0;
       for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
       if (total > 0 && total < Infinity) {
+        const scale = 1 / total;
         for (let y = 0; y < L; y++)
-          alpha[at + y] = ((alpha[at + y] as number) * (expEmit[at + y] as number)) / total;
+          alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
         return Math.log(total);
       }
     }
