@@ -22,6 +22,8 @@ export interface TrainingOptions {
   minFeatureCount: number;
   /** Words seen this often are "common" (no character n-grams). */
   commonWordCount: number;
+  /** The rule-based labeller's labels as features (FeatureConfig.ruleLabels). */
+  ruleLabels: boolean;
   log?: (message: string) => void;
 }
 
@@ -30,6 +32,7 @@ export const DEFAULT_TRAINING: TrainingOptions = {
   maxIterations: 250,
   minFeatureCount: 2,
   commonWordCount: 5,
+  ruleLabels: false,
 };
 
 export interface WeightedLine {
@@ -46,6 +49,7 @@ export function trainModel(
   const config: FeatureConfig = {
     templatesVersion: TEMPLATES_VERSION,
     commonWords: commonWords(data, options.commonWordCount),
+    ...(options.ruleLabels ? { ruleLabels: true } : {}),
   };
   const extractor = new FeatureExtractor(config);
   const keyed = data.map(({ line }) => {

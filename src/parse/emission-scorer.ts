@@ -12,6 +12,7 @@ import {
   bigramKeys,
   boundaryKeys,
   placeKeys,
+  ruleKeys,
   signatureKeys,
   type FeatureExtractor,
   type WordInfo,
@@ -50,6 +51,8 @@ export class EmissionScorer {
   private readonly L: number;
   private readonly scratch = new KeyList();
   private readonly places = new Map<number, Float64Array>();
+  /** Rule-label vectors by rule code (FeatureConfig.ruleLabels). */
+  private readonly rules = new Map<number, Float64Array>();
   /** Word vectors by the feature ids they sum (words the model cannot tell apart share one). */
   private readonly shared = new Map<string, Float64Array>();
   /** Neighbours past either end of the line: per offset a vector and its exponential. */
@@ -135,6 +138,7 @@ export class EmissionScorer {
           (v2[e2 + y] as number) *
           (v3[e3 + y] as number);
       }
+      if (this.extractor.ruleLabels) this.addVector(row, this.ruleScores(line.rules[t] as number));
       this.scratch.count = 0;
       bigramKeys(
         t > 0 ? (words[t - 1] as number) : LINE_START,
@@ -199,6 +203,26 @@ export class EmissionScorer {
     for (const id of ids) {
       const base = id * L;
       for (let y = 0; y < L; y++) out[at + y] = (out[at + y] as number) + (state[base + y] as number);
+    }
+  }
+
+  private ruleScores(code: number): Float64Array {
+    let vector = this.rules.get(code);
+    if (vector !== undefined) return vector;
+    this.scratch.count = 0;
+    ruleKeys(code, this.scratch);
+    vector = this.vectorOfScratch();
+    this.rules.set(code, vector);
+    return vector;
+  }
+
+  /** Adds a vector of vectorOfScratch to a token's scores and multiplies its exponentials in. */
+  private addVector(row: number, vector: Float64Array): void {
+    const { scores, exps } = this.out;
+    const L = this.L;
+    for (let y = 0; y < L; y++) {
+      scores[row + y] = (scores[row + y] as number) + (vector[y] as number);
+      exps[row + y] = (exps[row + y] as number) * (vector[L + y] as number);
     }
   }
 

@@ -1,4 +1,6 @@
 import { usGazetteer, type Gazetteer } from "./gazetteer.js";
+import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
+import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { wordClasses } from "./word-classes.js";
 
@@ -15,9 +17,16 @@ export interface FeatureConfig {
   templatesVersion: number;
   /** Words seen often in training; other words of four letters or more get character n-grams. */
   commonWords: string[];
+  /**
+   * The rule-based labeller's labels as features (stacking, templates version 2): the label of
+   * the token, and of the tokens before and after it.
+   */
+  ruleLabels?: boolean;
 }
 
-export const TEMPLATES_VERSION = 1;
+/** Version 2 adds the rule-label templates (used when FeatureConfig.ruleLabels is set). */
+export const TEMPLATES_VERSION = 2;
+const KNOWN_TEMPLATE_VERSIONS = [1, 2];
 
 const T = {
   bias: 1,
@@ -47,6 +56,10 @@ const T = {
   signature: 31,
   wordBoundaryAfter: 32,
   lexicalFromEnd: 33,
+  ruleLabel: 34,
+  ruleLabelBefore: 35,
+  ruleLabelAfter: 36,
+  ruleLabelPair: 37,
 } as const;
 
 const LEX = {
@@ -130,6 +143,8 @@ export interface LineAnalysis {
   signatures: Int32Array;
   /** Packed place of each token (placeCode). */
   places: Int32Array;
+  /** Packed rule labels of each token and its neighbours (ruleCode), when the config asks. */
+  rules: Int32Array;
 }
 
 /** Distinct words cached before the cache is cleared (bounds memory on a long-running service). */
@@ -237,6 +252,21 @@ export function neighbourKeys(k: number, word: number, signature: number, out: K
   out.add(T.neighbourSignature + k, signature);
 }
 
+/** Rule labels of the token (bits 0-4), the previous one (5-9) and the next one (10-14); LABELS.length past either end. */
+export function ruleCode(previous: number, label: number, next: number): number {
+  return label | (previous << 5) | (next << 10);
+}
+
+/** The features of a rule code: the token's rule label, its neighbours', the pair with the previous. */
+export function ruleKeys(code: number, out: KeyList): void {
+  const label = code & 31;
+  const previous = (code >>> 5) & 31;
+  out.add(T.ruleLabel, label);
+  out.add(T.ruleLabelBefore, previous);
+  out.add(T.ruleLabelAfter, (code >>> 10) & 31);
+  out.add(T.ruleLabelPair, (previous << 5) | label);
+}
+
 /** The word value of a neighbour past either end of the line. */
 export function edgeWord(k: number): number {
   return (OFFSETS[k] as number) < 0 ? LINE_START : LINE_END;
@@ -244,6 +274,8 @@ export function edgeWord(k: number): number {
 
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
+  /** Whether the rule labels are features (FeatureConfig.ruleLabels). */
+  readonly ruleLabels: boolean;
   private readonly wordCache = new Map<string, WordInfo>();
   private readonly list = new KeyList();
   private offsets = new Int32Array(65);
@@ -253,16 +285,21 @@ export class FeatureExtractor {
     words: new Int32Array(64),
     signatures: new Int32Array(64),
     places: new Int32Array(64),
+    rules: new Int32Array(64),
   };
 
   constructor(
     config: FeatureConfig,
     private readonly gazetteer: Gazetteer = usGazetteer(),
   ) {
-    if (config.templatesVersion !== TEMPLATES_VERSION) {
+    if (!KNOWN_TEMPLATE_VERSIONS.includes(config.templatesVersion)) {
       throw new Error(`feature templates version ${config.templatesVersion} is not supported`);
     }
+    if (config.ruleLabels === true && config.templatesVersion < 2) {
+      throw new Error(`rule-label features need templates version 2, not ${config.templatesVersion}`);
+    }
     this.common = new Set(config.commonWords);
+    this.ruleLabels = config.ruleLabels === true;
   }
 
   /** Keys for every token; the answer's arrays are reused by the next call. */
@@ -288,6 +325,7 @@ export class FeatureExtractor {
         if (u >= 0 && u < n) neighbourKeys(k, words[u] as number, signatures[u] as number, list);
         else neighbourKeys(k, edgeWord(k), edgeWord(k), list);
       }
+      if (this.ruleLabels) ruleKeys(line.rules[t] as number, list);
     }
     this.offsets[n] = list.count;
     return { length: n, keys: list.keys, offsets: this.offsets };
@@ -301,6 +339,7 @@ export class FeatureExtractor {
       line.words = new Int32Array(n * 2);
       line.signatures = new Int32Array(n * 2);
       line.places = new Int32Array(n * 2);
+      line.rules = new Int32Array(n * 2);
     }
     line.length = n;
     const { infos, words, signatures, places } = line;
@@ -334,7 +373,16 @@ export class FeatureExtractor {
       );
       if ((signature & LEX.digits) !== 0) numberSeen = 1;
     }
+    if (this.ruleLabels) this.markRuleLabels(tokens, line);
     return line;
+  }
+
+  private markRuleLabels(tokens: readonly Token[], line: LineAnalysis): void {
+    const labels = labelAddress(tokens).labels;
+    const n = line.length;
+    const index = (t: number) =>
+      t < 0 || t >= n ? LABELS.length : (LABEL_INDEX.get(labels[t] as Label) ?? LABELS.length);
+    for (let t = 0; t < n; t++) line.rules[t] = ruleCode(index(t - 1), index(t), index(t + 1));
   }
 
   private wordInfo(text: string): WordInfo {

@@ -10,6 +10,7 @@ import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { generateLines, worstCaseLines } from "../../tools/address-lines.js";
 import { generateSynthetic } from "../../tools/synthetic-addresses.js";
+import { trainModel } from "../../tools/model-training.js";
 import { tinyModel } from "../support/tiny-model.js";
 
 /** The naive oracle: every feature key listed, looked up, its weights added one by one. */
@@ -33,8 +34,15 @@ const lines = [
   "PO BOX 12, SAN JUAN, PR 00901",
 ];
 
+const withRuleLabels = trainModel(
+  generateSynthetic(150, 8).map((line) => ({ line, weight: 1 })),
+  { l2: 1, maxIterations: 15, minFeatureCount: 1, commonWordCount: 3, ruleLabels: true },
+  { purpose: "tests" },
+);
+
 for (const [name, model] of [
   ["a tiny model", tinyModel()],
+  ["a tiny model with rule-label features", withRuleLabels],
   ["the shipped model", decodeModel(readFileSync(DEFAULT_MODEL_FILE))],
 ] as const) {
   test(`the emission scorer equals the naive sum over listed features, with ${name}`, () => {
