@@ -47,7 +47,8 @@ export function trainModel(
   summary: Record<string, unknown>,
 ): StoredModel {
   const config: FeatureConfig = {
-    templatesVersion: TEMPLATES_VERSION,
+    // Version 1 when the version 2 templates are not used, so such a model loads where 1 does.
+    templatesVersion: options.ruleLabels ? TEMPLATES_VERSION : 1,
     commonWords: commonWords(data, options.commonWordCount),
     ...(options.ruleLabels ? { ruleLabels: true } : {}),
   };

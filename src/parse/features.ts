@@ -215,13 +215,33 @@ export function placeCode(
   );
 }
 
-/** The features of a place code. */
+/**
+ * The features of a place code. In four parts, which FeatureExtractor.extract lists in the
+ * order the templates were first written (the order of the additions in training, so the same
+ * data trains the same weights).
+ */
 export function placeKeys(code: number, out: KeyList): void {
-  const fromEnd = (code >>> 6) & 7;
+  biasKeys(out);
+  periodKeys(code, out);
+  commaKeys(code, out);
+  positionKeys(code, out);
+}
+
+function biasKeys(out: KeyList): void {
   out.add(T.bias, 0);
+}
+
+function periodKeys(code: number, out: KeyList): void {
   if ((code & 1) !== 0) out.add(T.periodAfter, 0);
+}
+
+function commaKeys(code: number, out: KeyList): void {
   if ((code & 2) !== 0) out.add(T.boundaryBefore, 0);
   if ((code & 4) !== 0) out.add(T.boundaryAfter, 0);
+}
+
+function positionKeys(code: number, out: KeyList): void {
+  const fromEnd = (code >>> 6) & 7;
   out.add(T.fromStart, (code >>> 3) & 7);
   out.add(T.fromEnd, fromEnd);
   out.add(T.lexicalFromEnd, (fromEnd << 8) | ((code >>> 14) & 0xff));
@@ -313,18 +333,22 @@ export class FeatureExtractor {
     for (let t = 0; t < n; t++) {
       this.offsets[t] = list.count;
       const word = words[t] as number;
-      list.addAll((infos[t] as WordInfo).keys);
+      const place = places[t] as number;
+      biasKeys(list);
       signatureKeys(signatures[t] as number, list);
-      placeKeys(places[t] as number, list);
-      const previous = t > 0 ? (words[t - 1] as number) : LINE_START;
-      const next = t + 1 < n ? (words[t + 1] as number) : LINE_END;
-      boundaryKeys(word, boundaryAfterOf(places[t] as number), list);
-      bigramKeys(previous, word, next, list);
+      periodKeys(place, list);
+      list.addAll((infos[t] as WordInfo).keys);
+      commaKeys(place, list);
+      boundaryKeys(word, boundaryAfterOf(place), list);
+      positionKeys(place, list);
       for (let k = 0; k < OFFSETS.length; k++) {
         const u = t + (OFFSETS[k] as number);
         if (u >= 0 && u < n) neighbourKeys(k, words[u] as number, signatures[u] as number, list);
         else neighbourKeys(k, edgeWord(k), edgeWord(k), list);
       }
+      const previous = t > 0 ? (words[t - 1] as number) : LINE_START;
+      const next = t + 1 < n ? (words[t + 1] as number) : LINE_END;
+      bigramKeys(previous, word, next, list);
       if (this.ruleLabels) ruleKeys(line.rules[t] as number, list);
     }
     this.offsets[n] = list.count;
