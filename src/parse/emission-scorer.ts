@@ -21,8 +21,8 @@ import type { Token } from "./token.js";
 
 /** Distinct word vectors kept before the table is cleared (a bound on memory, ~8 MB). */
 const SHARED_VECTORS = 5_000;
-/** Distinct place codes kept before the table is cleared (a few thousand occur). */
-const PLACE_VECTORS = 20_000;
+/** Distinct place (or rule) codes kept before the table is cleared (a few thousand occur). */
+const CODE_VECTORS = 20_000;
 
 /** City-match bit combinations a word can carry (4 bits from CITY_MATCH_SHIFT). */
 const CITY_MATCHES = 16;
@@ -104,7 +104,7 @@ export class EmissionScorer {
     for (let t = 0; t < n; t++) {
       const row = t * L;
       const own = vectors[t] as Float64Array;
-      const place = this.placeScores(places[t] as number);
+      const place = this.codeScores(this.places, places[t] as number, placeKeys);
       for (let k = 0; k < 4; k++) {
         const u = t + (NEIGHBOUR_OFFSETS[k] as number);
         const inside = u >= 0 && u < n;
@@ -138,7 +138,8 @@ export class EmissionScorer {
           (v2[e2 + y] as number) *
           (v3[e3 + y] as number);
       }
-      if (this.extractor.ruleLabels) this.addVector(row, this.ruleScores(line.rules[t] as number));
+      if (this.extractor.ruleLabels)
+        this.addVector(row, this.codeScores(this.rules, line.rules[t] as number, ruleKeys));
       this.scratch.count = 0;
       bigramKeys(
         t > 0 ? (words[t - 1] as number) : LINE_START,
@@ -206,16 +207,6 @@ export class EmissionScorer {
     }
   }
 
-  private ruleScores(code: number): Float64Array {
-    let vector = this.rules.get(code);
-    if (vector !== undefined) return vector;
-    this.scratch.count = 0;
-    ruleKeys(code, this.scratch);
-    vector = this.vectorOfScratch();
-    this.rules.set(code, vector);
-    return vector;
-  }
-
   /** Adds a vector of vectorOfScratch to a token's scores and multiplies its exponentials in. */
   private addVector(row: number, vector: Float64Array): void {
     const { scores, exps } = this.out;
@@ -226,14 +217,19 @@ export class EmissionScorer {
     }
   }
 
-  private placeScores(code: number): Float64Array {
-    let vector = this.places.get(code);
+  /** The vector of a code (place or rule labels) from its table, summed on first use. */
+  private codeScores(
+    table: Map<number, Float64Array>,
+    code: number,
+    keysOf: (code: number, out: KeyList) => void,
+  ): Float64Array {
+    let vector = table.get(code);
     if (vector !== undefined) return vector;
     this.scratch.count = 0;
-    placeKeys(code, this.scratch);
+    keysOf(code, this.scratch);
     vector = this.vectorOfScratch();
-    if (this.places.size >= PLACE_VECTORS) this.places.clear();
-    this.places.set(code, vector);
+    if (table.size >= CODE_VECTORS) table.clear();
+    table.set(code, vector);
     return vector;
   }
 
