@@ -14,9 +14,8 @@ import {
   placeKeys,
   ruleKeys,
   signatureKeys,
-  type FeatureExtractor,
-  type WordInfo,
-} from "./features.js";
+} from "./feature-keys.js";
+import type { FeatureExtractor, WordInfo } from "./features.js";
 import type { Token } from "./token.js";
 
 /** Distinct word vectors kept before the table is cleared (a bound on memory, ~8 MB). */

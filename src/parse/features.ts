@@ -1,17 +1,32 @@
+import {
+  biasKeys,
+  bigramKeys,
+  boundaryAfterOf,
+  boundaryKeys,
+  commaKeys,
+  edgeWord,
+  featureKey,
+  hashString,
+  KeyList,
+  LINE_END,
+  LINE_START,
+  NEIGHBOUR_OFFSETS,
+  neighbourKeys,
+  periodKeys,
+  placeCode,
+  positionKeys,
+  ruleCode,
+  ruleKeys,
+  signatureKeys,
+  TEMPLATE,
+} from "./feature-keys.js";
 import { usGazetteer, type Gazetteer } from "./gazetteer.js";
 import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
 import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { wordClasses } from "./word-classes.js";
 
-/**
- * Feature extraction for the CRF. Every feature is a 32-bit key: a template number mixed with
- * a 32-bit value (a word's hash, a bit index, a bucket). Keys are hashed, not spelled out as
- * strings, so extraction allocates almost nothing; the trained model keeps a dictionary of the
- * keys seen in training (src/parse/crf/feature-dictionary.ts) and ignores the rest. With 32-bit
- * keys and ~25,000 kept features, some two of them collide with probability ≈ 7% per model
- * (birthday bound, n²/2³³); a collision only merges two features' weights.
- */
+/** Feature extraction settings, stored in the model file's header. */
 export interface FeatureConfig {
   /** Bump when templates change: a model trained under another version is refused. */
   templatesVersion: number;
@@ -28,40 +43,6 @@ export interface FeatureConfig {
 export const TEMPLATES_VERSION = 2;
 const KNOWN_TEMPLATE_VERSIONS = [1, 2];
 
-const T = {
-  bias: 1,
-  word: 2,
-  shape: 3,
-  collapsedShape: 4,
-  length: 5,
-  wordClass: 6,
-  lexical: 7,
-  gazetteer: 8,
-  boundaryBefore: 9,
-  boundaryAfter: 10,
-  periodAfter: 11,
-  fromStart: 12,
-  fromEnd: 13,
-  segment: 14,
-  segmentsAfter: 15,
-  numberSeen: 16,
-  neighbourWord: 17, // + offset index 0..3
-  neighbourSignature: 21, // + offset index 0..3
-  bigramBefore: 25,
-  bigramAfter: 26,
-  prefix3: 27,
-  suffix3: 28,
-  prefix2: 29,
-  suffix2: 30,
-  signature: 31,
-  wordBoundaryAfter: 32,
-  lexicalFromEnd: 33,
-  ruleLabel: 34,
-  ruleLabelBefore: 35,
-  ruleLabelAfter: 36,
-  ruleLabelPair: 37,
-} as const;
-
 const LEX = {
   digits: 1 << 0,
   hasDigit: 1 << 1,
@@ -74,29 +55,6 @@ const LEX = {
 } as const;
 
 const GAZ = { cityWord: 1, zip: 2, cityBegin: 4, cityInside: 8, cityEnd: 16, citySingle: 32 } as const;
-const OFFSETS = [-2, -1, 1, 2] as const;
-/** The word (and signature) of a neighbour before the start and after the end of the line. */
-export const LINE_START = 0x5eed0001;
-export const LINE_END = 0x5eed0002;
-
-/** FNV-1a, 32-bit (Fowler, Noll, Vo). */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** A feature key from template and value: MurmurHash3's fmix32 finalizer over their mix. */
-export function featureKey(template: number, value: number): number {
-  let h = Math.imul(template, 0x9e3779b1) ^ value;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0 || 1;
-}
-
 /** Per-position feature keys of one token sequence: keys[offsets[t] .. offsets[t+1]). */
 export interface ExtractedFeatures {
   length: number;
@@ -124,7 +82,7 @@ export interface WordInfo {
 }
 
 /**
- * One line as the features read it. Every feature of a token belongs to one of four groups,
+ * One line as the features read it. Every feature of a token belongs to one of these groups,
  * each a function of few values, so inference can sum the weights of the word, place and
  * neighbour groups once per value (src/parse/emission-scorer.ts):
  *   word        the token's WordInfo, its signature, a comma after it
@@ -132,7 +90,8 @@ export interface WordInfo {
  *   place       the token's place in the line            (placeKeys of places[t])
  *   pair        the word with each of its neighbours     (bigramKeys)
  *   neighbour   each of the four neighbours' word and signature (neighbourKeys)
- * Arrays are reused by the next line.
+ *   rule        the rule labels of the token and its neighbours (ruleKeys; an option)
+ * The key functions are in src/parse/feature-keys.ts. Arrays are reused by the next line.
  */
 export interface LineAnalysis {
   length: number;
@@ -149,148 +108,6 @@ export interface LineAnalysis {
 
 /** Distinct words cached before the cache is cleared (bounds memory on a long-running service). */
 const WORD_CACHE_SIZE = 20_000;
-
-/** Signature bits of a token's match against known city names (bits 26-29: GAZ begin .. single). */
-export const CITY_MATCH_SHIFT = 26;
-
-/** Offsets of the four neighbours whose word and signature are features of a token. */
-export const NEIGHBOUR_OFFSETS = OFFSETS;
-
-/** A growable list of feature keys. */
-export class KeyList {
-  keys = new Uint32Array(256);
-  count = 0;
-
-  add(template: number, value: number): void {
-    if (this.count === this.keys.length) this.grow(this.count + 1);
-    this.keys[this.count++] = featureKey(template, value);
-  }
-
-  addAll(keys: Uint32Array): void {
-    if (this.count + keys.length > this.keys.length) this.grow(this.count + keys.length);
-    this.keys.set(keys, this.count);
-    this.count += keys.length;
-  }
-
-  private grow(size: number): void {
-    const grown = new Uint32Array(Math.max(size, this.keys.length * 2));
-    grown.set(this.keys);
-    this.keys = grown;
-  }
-}
-
-/** The signature's own features: the signature, and each city-match bit alone. */
-export function signatureKeys(signature: number, out: KeyList): void {
-  out.add(T.signature, signature);
-  for (let bit = CITY_MATCH_SHIFT; bit < 30; bit++)
-    if ((signature & (1 << bit)) !== 0) out.add(T.gazetteer, bit);
-}
-
-/**
- * A token's place, packed: period after (bit 0), comma before (1), comma after (2), position
- * from start 0-5 (bits 3-5), from end 0-4 (6-8), segment 0-3 (9-10), segments after 0-3
- * (11-12), a number seen before (13), the word's lexical bits (14-21).
- */
-export function placeCode(
-  periodAfter: boolean,
-  boundaryBefore: boolean,
-  boundaryAfter: boolean,
-  fromStart: number,
-  fromEnd: number,
-  segment: number,
-  segmentsAfter: number,
-  numberSeen: number,
-  lexical: number,
-): number {
-  return (
-    (periodAfter ? 1 : 0) |
-    (boundaryBefore ? 2 : 0) |
-    (boundaryAfter ? 4 : 0) |
-    (fromStart << 3) |
-    (fromEnd << 6) |
-    (segment << 9) |
-    (segmentsAfter << 11) |
-    (numberSeen << 13) |
-    (lexical << 14)
-  );
-}
-
-/**
- * The features of a place code. In four parts, which FeatureExtractor.extract lists in the
- * order the templates were first written (the order of the additions in training, so the same
- * data trains the same weights).
- */
-export function placeKeys(code: number, out: KeyList): void {
-  biasKeys(out);
-  periodKeys(code, out);
-  commaKeys(code, out);
-  positionKeys(code, out);
-}
-
-function biasKeys(out: KeyList): void {
-  out.add(T.bias, 0);
-}
-
-function periodKeys(code: number, out: KeyList): void {
-  if ((code & 1) !== 0) out.add(T.periodAfter, 0);
-}
-
-function commaKeys(code: number, out: KeyList): void {
-  if ((code & 2) !== 0) out.add(T.boundaryBefore, 0);
-  if ((code & 4) !== 0) out.add(T.boundaryAfter, 0);
-}
-
-function positionKeys(code: number, out: KeyList): void {
-  const fromEnd = (code >>> 6) & 7;
-  out.add(T.fromStart, (code >>> 3) & 7);
-  out.add(T.fromEnd, fromEnd);
-  out.add(T.lexicalFromEnd, (fromEnd << 8) | ((code >>> 14) & 0xff));
-  out.add(T.segment, (code >>> 9) & 3);
-  out.add(T.segmentsAfter, (code >>> 11) & 3);
-  out.add(T.numberSeen, (code >>> 13) & 1);
-}
-
-/** A comma after the token, in its place code. */
-export function boundaryAfterOf(code: number): number {
-  return (code >>> 2) & 1;
-}
-
-/** The word × whether a comma follows it. */
-export function boundaryKeys(word: number, boundaryAfter: number, out: KeyList): void {
-  out.add(T.wordBoundaryAfter, word ^ boundaryAfter);
-}
-
-/** The word with the previous and with the next word. */
-export function bigramKeys(previous: number, word: number, next: number, out: KeyList): void {
-  out.add(T.bigramBefore, Math.imul(previous, 31) ^ word);
-  out.add(T.bigramAfter, Math.imul(word, 31) ^ next);
-}
-
-/** The features a neighbour at NEIGHBOUR_OFFSETS[k] gives: its word and its signature. */
-export function neighbourKeys(k: number, word: number, signature: number, out: KeyList): void {
-  out.add(T.neighbourWord + k, word);
-  out.add(T.neighbourSignature + k, signature);
-}
-
-/** Rule labels of the token (bits 0-4), the previous one (5-9) and the next one (10-14); LABELS.length past either end. */
-export function ruleCode(previous: number, label: number, next: number): number {
-  return label | (previous << 5) | (next << 10);
-}
-
-/** The features of a rule code: the token's rule label, its neighbours', the pair with the previous. */
-export function ruleKeys(code: number, out: KeyList): void {
-  const label = code & 31;
-  const previous = (code >>> 5) & 31;
-  out.add(T.ruleLabel, label);
-  out.add(T.ruleLabelBefore, previous);
-  out.add(T.ruleLabelAfter, (code >>> 10) & 31);
-  out.add(T.ruleLabelPair, (previous << 5) | label);
-}
-
-/** The word value of a neighbour past either end of the line. */
-export function edgeWord(k: number): number {
-  return (OFFSETS[k] as number) < 0 ? LINE_START : LINE_END;
-}
 
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
@@ -341,8 +158,8 @@ export class FeatureExtractor {
       commaKeys(place, list);
       boundaryKeys(word, boundaryAfterOf(place), list);
       positionKeys(place, list);
-      for (let k = 0; k < OFFSETS.length; k++) {
-        const u = t + (OFFSETS[k] as number);
+      for (let k = 0; k < NEIGHBOUR_OFFSETS.length; k++) {
+        const u = t + (NEIGHBOUR_OFFSETS[k] as number);
         if (u >= 0 && u < n) neighbourKeys(k, words[u] as number, signatures[u] as number, list);
         else neighbourKeys(k, edgeWord(k), edgeWord(k), list);
       }
@@ -418,23 +235,25 @@ export class FeatureExtractor {
     const bits = lexicalBits(text) | (wordClasses(text) << 8) | (gazetteer << 24);
     const hash = hashString(text);
     const keys = [
-      featureKey(T.word, hash),
-      featureKey(T.shape, shapeHash(text, false)),
-      featureKey(T.collapsedShape, shapeHash(text, true)),
-      featureKey(T.length, Math.min(text.length, 10)),
+      featureKey(TEMPLATE.word, hash),
+      featureKey(TEMPLATE.shape, shapeHash(text, false)),
+      featureKey(TEMPLATE.collapsedShape, shapeHash(text, true)),
+      featureKey(TEMPLATE.length, Math.min(text.length, 10)),
     ];
     for (let bit = 0; bit < 26; bit++) {
       if ((bits & (1 << bit)) === 0) continue;
-      keys.push(featureKey(bit < 8 ? T.lexical : bit < 24 ? T.wordClass : T.gazetteer, bit));
+      keys.push(
+        featureKey(bit < 8 ? TEMPLATE.lexical : bit < 24 ? TEMPLATE.wordClass : TEMPLATE.gazetteer, bit),
+      );
     }
     if (text.length >= 4 && (bits & LEX.letters) !== 0 && !this.common.has(text)) {
       keys.push(
-        featureKey(T.prefix3, hashString(text.slice(0, 3))),
-        featureKey(T.suffix3, hashString(text.slice(-3))),
+        featureKey(TEMPLATE.prefix3, hashString(text.slice(0, 3))),
+        featureKey(TEMPLATE.suffix3, hashString(text.slice(-3))),
       );
       keys.push(
-        featureKey(T.prefix2, hashString(text.slice(0, 2))),
-        featureKey(T.suffix2, hashString(text.slice(-2))),
+        featureKey(TEMPLATE.prefix2, hashString(text.slice(0, 2))),
+        featureKey(TEMPLATE.suffix2, hashString(text.slice(-2))),
       );
     }
     const cityWord = (gazetteer & GAZ.cityWord) !== 0;

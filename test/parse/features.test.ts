@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
-import { featureKey, FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
+import { featureKey } from "../../src/parse/feature-keys.js";
+import { FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
 import { generateSynthetic } from "../../tools/synthetic-addresses.js";
