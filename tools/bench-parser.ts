@@ -85,12 +85,16 @@ if (model.unavailableReason !== undefined) {
   process.stdout.write(`model backend: unavailable (${model.unavailableReason})\n`);
 } else {
   throughput(model, lines, 1);
-  const modelPerSecond = throughput(model, lines, 3);
+  const modelRounds = Array.from({ length: 5 }, () => throughput(model, lines, 0.8)).sort(
+    (a, b) => b.cpu - a.cpu,
+  );
+  const modelPerSecond = modelRounds[0]!;
+  const modelMedian = modelRounds[2]!;
   const modelWorst = slowest(model, long);
   process.stdout.write(
     [
       `model ${model.model.name} ${model.model.version}: ${(statSync(DEFAULT_MODEL_FILE).size / 1e6).toFixed(2)} MB, loaded in ${loadMs.toFixed(0)} ms wall, ${loadCpuMs.toFixed(0)} ms CPU (targets <= 20 MB, <= 500 ms)`,
-      `model parses per CPU second: ${Math.round(modelPerSecond.cpu).toLocaleString("en-US")} (target >= 50,000)`,
+      `model parses per CPU second: ${Math.round(modelPerSecond.cpu).toLocaleString("en-US")} best of 5 rounds, ${Math.round(modelMedian.cpu).toLocaleString("en-US")} median (target >= 50,000)`,
       `model parses per wall second: ${Math.round(modelPerSecond.wall).toLocaleString("en-US")}`,
       `model, slowest 256-character line: ${modelWorst.micros.toFixed(1)} µs`,
       "",

@@ -132,7 +132,10 @@ function report(evaluation: Evaluation, show: number): string {
   return lines.join("\n") + "\n";
 }
 
-/** `--cv K [--folds N] [--synthetic N] [--synthetic-weight W] [--l2 X] [--errors]`: cross-validation. */
+/**
+ * `--cv K [--folds N] [--synthetic N] [--synthetic-weight W] [--l2 X] [--rule-labels on|off]
+ * [--errors]`: cross-validation.
+ */
 function crossValidationRun(args: string[]): void {
   const option = (name: string) => {
     const at = args.indexOf(name);
@@ -145,7 +148,11 @@ function crossValidationRun(args: string[]): void {
     seed: number("--seed", CV_DEFAULTS.seed),
     synthetic: number("--synthetic", CV_DEFAULTS.synthetic),
     syntheticWeight: number("--synthetic-weight", CV_DEFAULTS.syntheticWeight),
-    training: { ...CV_DEFAULTS.training, l2: number("--l2", CV_DEFAULTS.training.l2) },
+    training: {
+      ...CV_DEFAULTS.training,
+      l2: number("--l2", CV_DEFAULTS.training.l2),
+      ruleLabels: (option("--rule-labels") ?? (CV_DEFAULTS.training.ruleLabels ? "on" : "off")) === "on",
+    },
     folds: option("--folds") === undefined ? undefined : number("--folds", 0),
     showErrors: args.includes("--errors"),
     log: (message) => process.stderr.write(`${message}\n`),

@@ -22,6 +22,8 @@ export interface TrainingOptions {
   minFeatureCount: number;
   /** Words seen this often are "common" (no character n-grams). */
   commonWordCount: number;
+  /** The rule-based labeller's labels as features (FeatureConfig.ruleLabels). */
+  ruleLabels: boolean;
   log?: (message: string) => void;
 }
 
@@ -30,6 +32,7 @@ export const DEFAULT_TRAINING: TrainingOptions = {
   maxIterations: 250,
   minFeatureCount: 2,
   commonWordCount: 5,
+  ruleLabels: false,
 };
 
 export interface WeightedLine {
@@ -44,8 +47,10 @@ export function trainModel(
   summary: Record<string, unknown>,
 ): StoredModel {
   const config: FeatureConfig = {
-    templatesVersion: TEMPLATES_VERSION,
+    // Version 1 when the version 2 templates are not used, so such a model loads where 1 does.
+    templatesVersion: options.ruleLabels ? TEMPLATES_VERSION : 1,
     commonWords: commonWords(data, options.commonWordCount),
+    ...(options.ruleLabels ? { ruleLabels: true } : {}),
   };
   const extractor = new FeatureExtractor(config);
   const keyed = data.map(({ line }) => {

@@ -20,6 +20,8 @@ export class Gazetteer {
   readonly places: readonly Place[];
   /** City names as the tokenizer would give them (uppercased, words joined by one space). */
   private readonly cityNames = new Set<string>();
+  /** The first words of the city names of several words (`NEW`, `NEW YORK` of `NEW YORK MILLS`). */
+  private readonly cityPrefixes = new Set<string>();
   private readonly cityWords = new Set<string>();
   private readonly zips = new Set<string>();
   readonly longestCityWords: number;
@@ -33,12 +35,18 @@ export class Gazetteer {
       longest = Math.max(longest, words.length);
       this.cityNames.add(words.join(" "));
       for (const word of words) this.cityWords.add(word);
+      for (let k = 1; k < words.length; k++) this.cityPrefixes.add(words.slice(0, k).join(" "));
     }
     this.longestCityWords = longest;
   }
 
   isCityName(words: string): boolean {
     return this.cityNames.has(words);
+  }
+
+  /** Whether some longer known city name begins with these words. */
+  isCityPrefix(words: string): boolean {
+    return this.cityPrefixes.has(words);
   }
 
   isCityWord(word: string): boolean {

@@ -149,3 +149,46 @@ test("the fused inference decoder equals ViterbiDecoder and ForwardBackward", ()
     assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, T)) < 1e-9);
   }
 });
+
+test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emissions) give the same log Z", () => {
+  const random = new SeededRandom(9);
+  const labels = 6;
+  const features = 4;
+  const viterbi = new ViterbiDecoder();
+  const lattice = new ForwardBackward();
+  for (let trial = 0; trial < 200; trial++) {
+    // Small integer weights: many labellings tie, which tests the tie-breaking of the
+    // dominance test (the first best predecessor, the first best final label).
+    const theta = new Float64Array(parameterCount(labels, features)).map(() => random.int(-2, 2));
+    const model = weightsView(theta, labels, features);
+    const T = random.int(1, 9);
+    const emit = emissions(
+      model,
+      featureSequence(Array.from({ length: T }, () => [random.int(0, features - 1)])),
+    );
+    const decoder = new Decoder(model);
+    const plain = decoder.decode(emit, T);
+    assert.deepEqual(Array.from(plain.path), Array.from(viterbi.decode(model, emit, T)));
+    const withExps = decoder.decode(
+      emit,
+      T,
+      emit.map((e) => Math.exp(e)),
+    );
+    assert.deepEqual(Array.from(withExps.path), Array.from(plain.path));
+    lattice.prepare(model);
+    assert.ok(Math.abs(withExps.logZ - lattice.forward(model, emit, T)) < 1e-9);
+  }
+});
+
+test("a column whose exponentials overflow is recomputed with the shift", () => {
+  const model = weightsView(new Float64Array(parameterCount(2, 1)), 2, 1);
+  const emit = Float64Array.from([800, 790, 0, 0]);
+  const decoded = new Decoder(model).decode(
+    emit,
+    2,
+    emit.map((e) => Math.exp(e)),
+  );
+  const lattice = new ForwardBackward();
+  lattice.prepare(model);
+  assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, 2)) < 1e-9);
+});

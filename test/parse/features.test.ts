@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
-import { featureKey, FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
+import { featureKey } from "../../src/parse/feature-keys.js";
+import { FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
 import { generateSynthetic } from "../../tools/synthetic-addresses.js";
@@ -28,6 +29,24 @@ test("feature extraction is deterministic and sees a word's neighbours", () => {
   const [other] = keysOf("123 S Main St, Springfield, IL 62701");
   assert.notDeepEqual(number, other, "the next word's identity is a feature of 123");
   assert.throws(() => new FeatureExtractor({ templatesVersion: 999, commonWords: [] }), /not supported/);
+  assert.throws(
+    () => new FeatureExtractor({ templatesVersion: 1, commonWords: [], ruleLabels: true }),
+    /need templates version 2/,
+  );
+  assert.deepEqual(
+    keysOf(line),
+    (() => {
+      const v1 = new FeatureExtractor({ templatesVersion: 1, commonWords: [] });
+      const features = v1.extract(line, tokenize(line));
+      return Array.from({ length: features.length }, (_, t) =>
+        Array.from(features.keys.slice(features.offsets[t], features.offsets[t + 1])),
+      );
+    })(),
+    "version 2 without rule labels lists what version 1 lists",
+  );
+  const stacked = new FeatureExtractor({ templatesVersion: 2, commonWords: [], ruleLabels: true });
+  const features = stacked.extract(line, tokenize(line));
+  assert.ok(features.offsets[1]! - features.offsets[0]! > number!.length, "rule labels add features");
 });
 
 test("word classes come from the Publication 28 tables", () => {

@@ -8,7 +8,7 @@ let cached: StoredModel | undefined;
 export function tinyModel(): StoredModel {
   cached ??= trainModel(
     generateSynthetic(150, 7).map((line) => ({ line, weight: 1 })),
-    { l2: 1, maxIterations: 25, minFeatureCount: 1, commonWordCount: 3 },
+    { l2: 1, maxIterations: 25, minFeatureCount: 1, commonWordCount: 3, ruleLabels: false },
     { purpose: "tests" },
   );
   return cached;

@@ -9,21 +9,31 @@ export interface Decoded {
 
 /**
  * The inference path of a loaded model: Viterbi (max-product) and the forward pass
- * (sum-product) fused into one sweep over the lattice, so each transition weight is read once
- * for both. The forward pass is the scaled one (Rabiner 1989 §V.A): α is kept in linear space,
- * normalized to sum 1 at every position, the logs of the normalizers summed into log Z; with
- * exp(transition) computed once per model a position costs L exponentials and one logarithm
- * (the log-space version costs L of each, and they dominate at L = 21). Transitions are stored
- * transposed (to-label major) so the inner loops walk memory in order. Exact: tests hold it to
- * ViterbiDecoder and ForwardBackward.
+ * (sum-product) in one sweep over the lattice. The forward pass is the scaled one (Rabiner 1989
+ * §V.A): α is kept in linear space, normalized to sum 1 at every position, the logs of the
+ * normalizers summed into log Z; with exp(transition) computed once per model, and exp(emission)
+ * given by the caller (EmissionScorer) or computed here, a position costs one logarithm and no
+ * exponential. Transitions are stored transposed (to-label major) so the inner loops walk
+ * memory in order.
+ *
+ * Viterbi skips previous labels that cannot be the best predecessor of any label: p is
+ * dominated by q when best[p] + max_y (trans[p][y] - trans[q][y]) < best[q], since then
+ * best[p] + trans[p][y] < best[q] + trans[q][y] for every y. Testing every p against the best
+ * q leaves 1-2 candidates a position on address lines instead of L, and the path is the one
+ * the full maximization finds, ties included (a skipped label never attains the maximum).
+ * Exact: tests hold it to ViterbiDecoder and ForwardBackward.
  */
 export class Decoder {
   private readonly L: number;
   private readonly transT: Float64Array;
   private readonly expTransT: Float64Array;
+  /** dominance[p * L + q] = max over y of trans[p][y] - trans[q][y]. */
+  private readonly dominance: Float64Array;
+  private readonly candidates: Int32Array;
   private best = new Float64Array(0);
   private alpha = new Float64Array(0);
   private back = new Int32Array(0);
+  private readonly expStart: Float64Array;
   private readonly expEnd: Float64Array;
 
   constructor(private readonly weights: CrfWeights) {
@@ -33,10 +43,26 @@ export class Decoder {
     for (let p = 0; p < L; p++)
       for (let y = 0; y < L; y++) this.transT[y * L + p] = weights.transition[p * L + y] as number;
     this.expTransT = this.transT.map((w) => Math.exp(w));
+    this.expStart = Float64Array.from(weights.start, (w) => Math.exp(w));
     this.expEnd = Float64Array.from(weights.end, (w) => Math.exp(w));
+    this.dominance = new Float64Array(L * L);
+    for (let p = 0; p < L; p++)
+      for (let q = 0; q < L; q++) {
+        let most = -Infinity;
+        for (let y = 0; y < L; y++)
+          most = Math.max(most, (this.transT[y * L + p] as number) - (this.transT[y * L + q] as number));
+        this.dominance[p * L + q] = most;
+      }
+    this.candidates = new Int32Array(L);
   }
 
-  decode(emit: Float64Array, n: number): Decoded {
+  /**
+   * The best path of a line's emission scores (T × L), its score and log Z. `expEmit`, when
+   * given, holds exp(emit) (EmissionScorer multiplies cached exponentials rather than calling
+   * Math.exp, the forward pass's main cost); a column whose product under- or overflows is
+   * recomputed from `emit` with the usual shift.
+   */
+  decode(emit: Float64Array, n: number, expEmit?: Float64Array): Decoded {
     const L = this.L;
     const path = new Int32Array(n);
     if (n === 0) return { path, score: 0, logZ: 0 };
@@ -46,9 +72,15 @@ export class Decoder {
       this.back = new Int32Array(n * L * 2);
     }
     const { best, alpha, weights } = this;
-    for (let y = 0; y < L; y++) alpha[y] = best[y] = (weights.start[y] as number) + (emit[y] as number);
-    let logZ = this.normalize(0, maxOf(alpha, 0, L), true);
-    for (let t = 1; t < n; t++) logZ += this.step(emit, t);
+    for (let y = 0; y < L; y++) {
+      best[y] = (weights.start[y] as number) + (emit[y] as number);
+      alpha[y] = this.expStart[y] as number;
+    }
+    let logZ = this.weigh(emit, expEmit, 0);
+    for (let t = 1; t < n; t++) {
+      this.step(emit, t);
+      logZ += this.weigh(emit, expEmit, t * L);
+    }
     const last = (n - 1) * L;
     let bestAt = 0;
     let score = -Infinity;
@@ -69,49 +101,92 @@ export class Decoder {
   }
 
   /**
-   * Column t of α: raw values (log space when `fromLog`, else linear scaled by exp(-shift))
-   * become linear and normalized; returns the log of what was divided out.
+   * Multiplies the α column at `at` (the transition sums) by the exponentiated emissions and
+   * normalizes it to sum 1; returns the log of what was divided out.
    */
-  private normalize(t: number, shift: number, fromLog: boolean): number {
+  private weigh(emit: Float64Array, expEmit: Float64Array | undefined, at: number): number {
     const L = this.L;
     const alpha = this.alpha;
-    let sum = 0;
-    for (let y = 0; y < L; y++) {
-      const value = fromLog ? Math.exp((alpha[t * L + y] as number) - shift) : (alpha[t * L + y] as number);
-      alpha[t * L + y] = value;
-      sum += value;
+    if (expEmit !== undefined) {
+      let total = 0;
+      for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
+      if (total > 0 && total < Infinity) {
+        const scale = 1 / total;
+        for (let y = 0; y < L; y++)
+          alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
+        return Math.log(total);
+      }
     }
-    for (let y = 0; y < L; y++) alpha[t * L + y] = (alpha[t * L + y] as number) / sum;
-    return shift + Math.log(sum);
+    const shift = maxOf(emit, at, L);
+    let total = 0;
+    for (let y = 0; y < L; y++) {
+      const value = (alpha[at + y] as number) * Math.exp((emit[at + y] as number) - shift);
+      alpha[at + y] = value;
+      total += value;
+    }
+    for (let y = 0; y < L; y++) alpha[at + y] = (alpha[at + y] as number) / total;
+    return shift + Math.log(total);
   }
 
-  /** Position t; returns the log normalizer of α's column. */
-  private step(emit: Float64Array, t: number): number {
+  /** Position t: Viterbi's column and back-pointers, α's column before the emissions. */
+  private step(emit: Float64Array, t: number): void {
     const L = this.L;
     const { best, alpha, back, transT, expTransT } = this;
     const prev = (t - 1) * L;
     const here = t * L;
-    const shift = maxOf(emit, here, L);
+    const count = this.viterbiCandidates(prev);
+    const candidates = this.candidates;
     for (let y = 0; y < L; y++) {
       const row = y * L;
       let top = -Infinity;
       let topAt = 0;
-      for (let p = 0; p < L; p++) {
+      for (let i = 0; i < count; i++) {
+        const p = candidates[i] as number;
         const s = (best[prev + p] as number) + (transT[row + p] as number);
         if (s > top) {
           top = s;
           topAt = p;
         }
       }
-      let sum = 0;
-      for (let p = 0; p < L; p++) sum += (alpha[prev + p] as number) * (expTransT[row + p] as number);
-      const e = emit[here + y] as number;
-      best[here + y] = top + e;
+      best[here + y] = top + (emit[here + y] as number);
       back[here + y] = topAt;
-      alpha[here + y] = sum * Math.exp(e - shift);
+      alpha[here + y] = dot(alpha, prev, expTransT, row, L);
     }
-    return this.normalize(t, shift, false);
   }
+
+  /** The previous labels not dominated by the best one, in label order; returns their count. */
+  private viterbiCandidates(prev: number): number {
+    const L = this.L;
+    const { best, dominance, candidates } = this;
+    let q = 0;
+    for (let p = 1; p < L; p++) if ((best[prev + p] as number) > (best[prev + q] as number)) q = p;
+    const bar = (best[prev + q] as number) - DOMINANCE_MARGIN;
+    let count = 0;
+    for (let p = 0; p < L; p++) {
+      if ((best[prev + p] as number) + (dominance[p * L + q] as number) >= bar) candidates[count++] = p;
+    }
+    return count;
+  }
+}
+
+/** Slack on the dominance test, far above the rounding of sums of a few hundred weights. */
+const DOMINANCE_MARGIN = 1e-9;
+
+/** Σ a[i + k] · b[j + k] for k < n, four partial sums (the loop is the decoder's hot spot). */
+function dot(a: Float64Array, i: number, b: Float64Array, j: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let k = 0;
+  for (; k + 3 < n; k += 4) {
+    s0 += (a[i + k] as number) * (b[j + k] as number);
+    s1 += (a[i + k + 1] as number) * (b[j + k + 1] as number);
+    s2 += (a[i + k + 2] as number) * (b[j + k + 2] as number);
+    s3 += (a[i + k + 3] as number) * (b[j + k + 3] as number);
+  }
+  for (; k < n; k++) s0 += (a[i + k] as number) * (b[j + k] as number);
+  return s0 + s1 + (s2 + s3);
 }
 
 function maxOf(values: Float64Array, from: number, count: number): number {
