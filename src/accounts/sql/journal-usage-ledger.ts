@@ -1,4 +1,4 @@
-import { close, fdatasync, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
+import { close, constants, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -46,13 +46,13 @@ const MAX_SYNCS = 4;
 const MAX_ROWS_PER_WRITE = 5000;
 
 const writeAt = promisify(write);
-const syncData = promisify(fdatasync);
 const closeFd = promisify(close);
 
 /**
  * The usage ledger of the embedded database. A usage row is durable once it is in an
- * append-only journal on the local disk: `record()` resolves after the `fdatasync` that covers
- * it. Rows arriving in one turn of the event loop share one write and sync, and up to four syncs
+ * append-only journal on the local disk: `record()` resolves after the synchronous write (the
+ * file is opened with O_DSYNC) that covers it. Rows arriving in one turn of the event loop share
+ * one write, and up to four writes
  * overlap (group commit in the operating system, with no database work on the answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
  * written into the database in large batches (COPY, idempotent by request ID) and the file
@@ -114,7 +114,6 @@ export class JournalUsageLedger implements UsageLedger {
       try {
         const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
         if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
-        await syncData(segment.fd);
       } catch (error) {
         this.refuse(segment, batch, error);
         return;
@@ -160,7 +159,10 @@ export class JournalUsageLedger implements UsageLedger {
 
   private openSegment(): Segment {
     const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.jsonl`);
-    return { path, fd: openSync(path, "wx"), size: 0, records: [], writes: new Set() };
+    // O_DSYNC: a write returns once its data is on the disk, so each append is one system call
+    // (and one trip to libuv's thread pool) rather than a write and then an fdatasync.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
+    return { path, fd: openSync(path, flags, 0o600), size: 0, records: [], writes: new Set() };
   }
 
   /** Resolves once every row synced so far is in the database. */
