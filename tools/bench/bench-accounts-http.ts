@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
@@ -30,7 +33,7 @@ async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
     LOG_LEVEL: "warn",
   };
   if (scratch) env.DATABASE_URL = scratch.url;
-  else env.DATA_DIR = `/tmp/situs-bench-${process.pid}`;
+  else env.DATA_DIR = join(tmpdir(), `situs-bench-${process.pid}`);
   const child = spawn(process.execPath, [projectPath("dist", "tools", "bench", "bench-server.js"), mode], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -81,4 +84,5 @@ try {
   for (const child of children) child.kill("SIGTERM");
   await new Promise((resolve) => setTimeout(resolve, 500));
   await scratch?.drop();
+  if (!scratch) rmSync(join(tmpdir(), `situs-bench-${process.pid}`), { recursive: true, force: true });
 }
