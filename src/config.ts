@@ -100,8 +100,8 @@ const SCHEMA = {
     integer(0, 60_000),
   ),
   USAGE_COMMIT_WINDOW_MS: entry(
-    "Group commit: how long a billed answer waits for others before their usage rows are written.",
-    "2",
+    "Group commit (PostgreSQL): how long a billed answer waits for others while earlier batches are written; 0: only the current turn of the event loop.",
+    "0",
     integer(0, 1000),
   ),
   REQUEST_LOG_RETENTION_DAYS: entry("Days request logs are kept.", "30", integer(1, 3650)),

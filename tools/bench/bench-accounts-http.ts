@@ -31,6 +31,9 @@ async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
     PORT: String(port),
     DEMO_API_KEY: KEY,
     LOG_LEVEL: "warn",
+    ...(process.env.USAGE_COMMIT_WINDOW_MS
+      ? { USAGE_COMMIT_WINDOW_MS: process.env.USAGE_COMMIT_WINDOW_MS }
+      : {}),
   };
   if (scratch) env.DATABASE_URL = scratch.url;
   else env.DATA_DIR = join(tmpdir(), `situs-bench-${process.pid}`);

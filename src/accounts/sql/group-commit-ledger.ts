@@ -4,7 +4,10 @@ import type { Database } from "./database.js";
 import { billUsage, voidUsage } from "./usage-writes.js";
 
 export interface GroupCommitOptions {
-  /** How long the first request of a batch waits for others before the batch is written. */
+  /**
+   * How long the first request of a batch waits for others while earlier batches are being
+   * written; 0: no longer than the current turn of the event loop.
+   */
   windowMs: number;
   /** A batch this large is written at once. */
   maxBatch: number;
@@ -34,6 +37,7 @@ const MAX_VOID_QUEUE = 1_000_000;
 export class GroupCommitUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private inFlight = new Set<Promise<void>>();
   private toVoid: UsageRecord[] = [];
   private voidTimer: NodeJS.Timeout | undefined;
@@ -48,10 +52,11 @@ export class GroupCommitUsageLedger implements UsageLedger {
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       if (this.waiting.length >= this.options.maxBatch) this.flush();
-      // With nothing being written the batch goes after this turn of the event loop (no added
-      // wait when idle); otherwise it gathers for the window while earlier batches commit.
-      else
-        this.timer ??= setTimeout(() => this.flush(), this.inFlight.size === 0 ? 0 : this.options.windowMs);
+      // The batch goes after this turn of the event loop, with whatever else arrived in it; with
+      // a window set, and earlier batches being written, it gathers for the window first. When
+      // every slot is busy, the batch that finishes first starts the next (see flush).
+      else if (this.inFlight.size === 0 || this.options.windowMs === 0) this.flushSoon();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
     });
   }
 
@@ -60,9 +65,16 @@ export class GroupCommitUsageLedger implements UsageLedger {
     return this.toVoid.length;
   }
 
+  private flushSoon(): void {
+    if (this.immediate !== undefined) return;
+    this.immediate = setImmediate(() => this.flush());
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearImmediate(this.immediate);
+    this.immediate = undefined;
     while (this.waiting.length > 0 && this.inFlight.size < this.options.maxInFlight) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
       const writing = this.write(batch).finally(() => {
