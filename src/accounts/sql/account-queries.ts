@@ -47,6 +47,15 @@ export async function queryRequestLogs(
   return selectRequestLogs(db, where, params, "DESC", Math.min(Math.max(filter.limit ?? 100, 1), 10_000));
 }
 
+const COLUMNS = "request_id, key_id, method, path, status, error_code, latency_ms, at";
+
+/** Billed answers' entries, kept in their usage rows (migration 3), within the retention period. */
+const BILLED_ENTRIES = `
+  SELECT request_id, team_id, key_id, method, path, 200 AS status, NULL::text AS error_code, latency_ms, at
+    FROM usage_records
+   WHERE method IS NOT NULL AND NOT voided
+     AND at >= now() - make_interval(days => (SELECT retention_days FROM request_log_settings))`;
+
 /**
  * The one SELECT of request-log rows, for the operator's query above and the portal's paged
  * one: `where` holds conditions on `$1…$n` of `params` (the team first), rows come in `order`
@@ -59,6 +68,8 @@ export async function selectRequestLogs(
   order: "ASC" | "DESC",
   limit: number,
 ): Promise<RequestLogRow[]> {
+  const conditions = where.join(" AND ");
+  const ordered = `ORDER BY at ${order}, request_id ${order} LIMIT $${params.length + 1}`;
   const rows = await db.query<{
     request_id: string;
     key_id: string;
@@ -69,9 +80,14 @@ export async function selectRequestLogs(
     latency_ms: number;
     at: string | Date;
   }>(
-    `SELECT request_id, key_id, method, path, status, error_code, latency_ms, at
-       FROM request_log_entries WHERE ${where.join(" AND ")}
-      ORDER BY at ${order}, request_id ${order} LIMIT $${params.length + 1}`,
+    // The two halves of the request log (request_log_entries) read apart, each in the order of
+    // its (team, time) index and cut at the limit, then merged: a query on the view as a whole
+    // would sort every entry of the team first.
+    `SELECT * FROM (
+       (SELECT ${COLUMNS} FROM request_logs WHERE ${conditions} ${ordered})
+       UNION ALL
+       (SELECT ${COLUMNS} FROM (${BILLED_ENTRIES}) billed WHERE ${conditions} ${ordered})
+     ) entries ${ordered}`,
     [...params, limit],
   );
   return rows.map((row) => ({
