@@ -41,8 +41,8 @@ interface Segment {
 }
 
 const SEGMENT = /^usage-(\d{12})\.jsonl$/;
-/** Syncs running at once: a row waits for one sync, never for one already running plus its own. */
-const MAX_SYNCS = 4;
+/** Writes running at once: a row waits for one write, never for one already running plus its own. */
+const MAX_SYNCS = 8;
 const MAX_ROWS_PER_WRITE = 5000;
 
 const writeAt = promisify(write);
@@ -52,7 +52,7 @@ const closeFd = promisify(close);
  * The usage ledger of the embedded database. A usage row is durable once it is in an
  * append-only journal on the local disk: `record()` resolves after the synchronous write (the
  * file is opened with O_DSYNC) that covers it. Rows arriving in one turn of the event loop share
- * one write, and up to four writes
+ * one write, and up to eight writes
  * overlap (group commit in the operating system, with no database work on the answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
  * written into the database in large batches (COPY, idempotent by request ID) and the file
