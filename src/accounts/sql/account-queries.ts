@@ -1,4 +1,4 @@
-import type { Operation } from "../accounts.js";
+import type { Operation, RequestLogEntry } from "../accounts.js";
 import { monthOf } from "./account-changes.js";
 import { toNumber } from "./database.js";
 import type { Queryable } from "./database.js";
@@ -16,16 +16,8 @@ export interface RequestLogFilter {
   limit?: number;
 }
 
-export interface RequestLogRow {
-  requestId: string;
-  keyId: string;
-  method: string;
-  path: string;
-  status: number;
-  errorCode: string | null;
-  latencyMs: number;
-  at: Date;
-}
+/** A request-log entry as read back: its team is the one asked for. */
+export type RequestLogRow = Omit<RequestLogEntry, "teamId" | "inUsageRecord">;
 
 /** The team's request log, newest first, filtered by time, status, error code and request ID. */
 export async function queryRequestLogs(

@@ -41,6 +41,21 @@ export function toNumber(value: unknown): number {
   return Number(value);
 }
 
+/**
+ * A duplicate key (PostgreSQL error 23505): what makes a COPY of rows already present fail whole,
+ * so the caller writes them again with ON CONFLICT DO NOTHING.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "23505";
+}
+
+/** Rows turned into one array per column: the parameters of an `unnest($1::…[], …)` insert. */
+export function columnsOf(rows: readonly (readonly CopyValue[])[], width: number): CopyValue[][] {
+  const columns: CopyValue[][] = Array.from({ length: width }, () => []);
+  for (const row of rows) for (let i = 0; i < width; i++) columns[i]!.push(row[i] ?? null);
+  return columns;
+}
+
 /** The COPY text format of `rows`: tab-separated columns, `\N` for NULL, one line per row. */
 export function copyText(rows: readonly (readonly CopyValue[])[]): string {
   let text = "";

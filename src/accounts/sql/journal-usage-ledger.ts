@@ -42,7 +42,7 @@ interface Segment {
 
 const SEGMENT = /^usage-(\d{12})\.jsonl$/;
 /** Writes running at once: a row waits for one write, never for one already running plus its own. */
-const MAX_SYNCS = 8;
+const MAX_WRITES = 8;
 const MAX_ROWS_PER_WRITE = 5000;
 
 const writeAt = promisify(write);
@@ -61,7 +61,8 @@ const closeFd = promisify(close);
 export class JournalUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
   private pumpScheduled = false;
-  private syncs = 0;
+  /** Appends in flight, over all segments. */
+  private inFlight = 0;
   private current: Segment;
   private closedSegments: Segment[] = [];
   private applying: Promise<void> | null = null;
@@ -98,7 +99,7 @@ export class JournalUsageLedger implements UsageLedger {
     // After this turn of the event loop, with whatever else arrived in it.
     setImmediate(() => {
       this.pumpScheduled = false;
-      while (this.waiting.length > 0 && this.syncs < MAX_SYNCS) {
+      while (this.waiting.length > 0 && this.inFlight < MAX_WRITES) {
         this.append(this.current, this.waiting.splice(0, MAX_ROWS_PER_WRITE));
       }
     });
@@ -109,7 +110,7 @@ export class JournalUsageLedger implements UsageLedger {
     const bytes = Buffer.from(records.map(journalLine).join(""), "utf8");
     const offset = segment.size;
     segment.size += bytes.length;
-    this.syncs++;
+    this.inFlight++;
     const writing = (async () => {
       try {
         const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
@@ -123,7 +124,7 @@ export class JournalUsageLedger implements UsageLedger {
       this.options.onDurable?.(records);
       for (const waiting of batch) waiting.resolve();
     })().finally(() => {
-      this.syncs--;
+      this.inFlight--;
       segment.writes.delete(writing);
       if (this.waiting.length > 0) this.schedulePump();
     });
@@ -131,7 +132,7 @@ export class JournalUsageLedger implements UsageLedger {
   }
 
   /**
-   * A write or sync that failed: its answers are withheld, and its bytes may or may not be in the
+   * A write that failed: its answers are withheld, and its bytes may or may not be in the
    * file. The journal is closed at once and applied from memory (its synced rows only), never
    * read back, so those bytes are not applied while this process lives.
    */
@@ -202,7 +203,7 @@ export class JournalUsageLedger implements UsageLedger {
   /** Syncs what is waiting, applies every journal to the database and removes the empty one. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    while (this.pumpScheduled || this.syncs > 0 || this.waiting.length > 0) {
+    while (this.pumpScheduled || this.inFlight > 0 || this.waiting.length > 0) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await this.apply();

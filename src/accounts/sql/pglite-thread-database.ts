@@ -99,9 +99,9 @@ export class PgliteThreadDatabase implements Database {
     this.pending.clear();
   }
 
-  private call<T>(request: Request): Promise<T> {
+  /** Sends `request` under `id` (a transaction or subscription is named by its request's id). */
+  private call<T>(request: Request, id = this.nextId++): Promise<T> {
     if (this.closed) return Promise.reject(new Error("the embedded database is closed"));
-    const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.worker.postMessage({ ...request, id });
@@ -135,8 +135,8 @@ export class PgliteThreadDatabase implements Database {
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const tx = this.nextId; // `begin` takes the next id, which names the transaction
-    await this.call<void>({ op: "begin" });
+    const tx = this.nextId++;
+    await this.call<void>({ op: "begin" }, tx);
     let result: T;
     try {
       result = await work(this.queryable(tx));
@@ -149,9 +149,9 @@ export class PgliteThreadDatabase implements Database {
   }
 
   async listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>> {
-    const subscription = this.nextId;
+    const subscription = this.nextId++;
     this.subscribers.set(subscription, subscriber);
-    await this.call<void>({ op: "listen", channel });
+    await this.call<void>({ op: "listen", channel }, subscription);
     subscriber.onLive(true);
     return async () => {
       this.subscribers.delete(subscription);

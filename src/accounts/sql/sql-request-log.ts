@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { RequestLog, RequestLogEntry } from "../accounts.js";
+import { columnsOf, isUniqueViolation } from "./database.js";
 import type { CopyValue, Database, Queryable } from "./database.js";
 
 export interface RequestLogOptions {
@@ -24,7 +25,6 @@ const COLUMNS = [
   "latency_ms",
   "at",
 ] as const;
-const UNIQUE_VIOLATION = "23505";
 
 const INSERT = `
   INSERT INTO request_logs (request_id, team_id, key_id, method, path, status, error_code, latency_ms, at)
@@ -67,8 +67,7 @@ export class SqlRequestLog implements RequestLog {
 
   append(entry: RequestLogEntry): void {
     if (entry.inUsageRecord) {
-      const last = this.touched.get(entry.keyId);
-      if (!last || last < entry.at) this.touched.set(entry.keyId, entry.at);
+      noteKeyUse(this.touched, entry.keyId, entry.at);
       return;
     }
     this.queue.push(entry);
@@ -96,20 +95,18 @@ export class SqlRequestLog implements RequestLog {
   private async write(batch: RequestLogEntry[]): Promise<boolean> {
     const touched = this.touched;
     this.touched = new Map();
-    for (const entry of batch) {
-      const last = touched.get(entry.keyId);
-      if (!last || last < entry.at) touched.set(entry.keyId, entry.at);
-    }
+    for (const entry of batch) noteKeyUse(touched, entry.keyId, entry.at);
+    const rows = batch.map(copyRow);
     try {
       try {
         await this.insert(touched, (tx) =>
-          batch.length === 0 ? Promise.resolve() : tx.copyRows("request_logs", COLUMNS, batch.map(copyRow)),
+          rows.length === 0 ? Promise.resolve() : tx.copyRows("request_logs", COLUMNS, rows),
         );
       } catch (error) {
         // A request ID logged already (one a trusted proxy sent twice): the copy fails whole,
         // so the batch goes again row by row, skipping what exists.
-        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-        await this.insert(touched, (tx) => tx.query(INSERT, columnsOf(batch)));
+        if (!isUniqueViolation(error)) throw error;
+        await this.insert(touched, (tx) => tx.query(INSERT, columnsOf(rows, COLUMNS.length)));
       }
       if (this.dropped > 0) {
         this.options.log?.warn({ dropped: this.dropped }, "request log entries dropped during an outage");
@@ -122,10 +119,7 @@ export class SqlRequestLog implements RequestLog {
         "request log write failed; will retry",
       );
       this.queue.unshift(...batch);
-      for (const [keyId, at] of touched) {
-        const last = this.touched.get(keyId);
-        if (!last || last < at) this.touched.set(keyId, at);
-      }
+      for (const [keyId, at] of touched) noteKeyUse(this.touched, keyId, at);
       return false;
     }
   }
@@ -183,16 +177,8 @@ function copyRow(e: RequestLogEntry): CopyValue[] {
   ];
 }
 
-function columnsOf(batch: readonly RequestLogEntry[]): unknown[] {
-  return [
-    batch.map((e) => e.requestId),
-    batch.map((e) => e.teamId),
-    batch.map((e) => e.keyId),
-    batch.map((e) => e.method),
-    batch.map((e) => e.path),
-    batch.map((e) => e.status),
-    batch.map((e) => e.errorCode),
-    batch.map((e) => e.latencyMs),
-    batch.map((e) => e.at.toISOString()),
-  ];
+/** Keeps the latest use of each key. */
+function noteKeyUse(uses: Map<string, Date>, keyId: string, at: Date): void {
+  const last = uses.get(keyId);
+  if (!last || last < at) uses.set(keyId, at);
 }

@@ -1,4 +1,5 @@
 import type { UsageRecord } from "../accounts.js";
+import { columnsOf, isUniqueViolation } from "./database.js";
 import type { CopyValue, Database } from "./database.js";
 
 /**
@@ -59,26 +60,25 @@ const REFUND = `
   )
   SELECT count(*) AS refunded FROM voided`;
 
-const UNIQUE_VIOLATION = "23505";
-
 /** Writes a batch; resolves once it is committed. Returns how many rows were new. */
 export async function billUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
+  const rows = records.map(copyRow);
   try {
-    await db.copyRows("usage_records", COLUMNS, records.map(copyRow));
+    await db.copyRows("usage_records", COLUMNS, rows);
     return records.length;
   } catch (error) {
-    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    if (!isUniqueViolation(error)) throw error;
   }
-  const rows = await db.query<{ inserted: unknown }>(INSERT_NEW, columns(records));
-  return Number(rows[0]?.inserted ?? 0);
+  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, COLUMNS.length));
+  return Number(inserted[0]?.inserted ?? 0);
 }
 
 /** Withdraws a batch whose answers were not sent; returns how many billed rows were refunded. */
 export async function voidUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
   return db.transaction(async (tx) => {
-    await tx.query(TOMBSTONE, columns(records));
+    await tx.query(TOMBSTONE, columnsOf(records.map(copyRow), COLUMNS.length));
     const rows = await tx.query<{ refunded: unknown }>(REFUND, [records.map((r) => r.requestId)]);
     return Number(rows[0]?.refunded ?? 0);
   });
@@ -100,19 +100,5 @@ function copyRow(r: UsageRecord): CopyValue[] {
     log?.method ?? null,
     log?.path ?? null,
     log?.latencyMs ?? null,
-  ];
-}
-
-function columns(records: readonly UsageRecord[]): unknown[] {
-  return [
-    records.map((r) => r.requestId),
-    records.map((r) => r.teamId),
-    records.map((r) => r.keyId),
-    records.map((r) => r.operation),
-    records.map((r) => r.priceMicros),
-    records.map((r) => r.at.toISOString()),
-    records.map((r) => r.log?.method ?? null),
-    records.map((r) => r.log?.path ?? null),
-    records.map((r) => r.log?.latencyMs ?? null),
   ];
 }
