@@ -5,6 +5,7 @@ import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
 import type { Services } from "../services.js";
 import { authenticationHook } from "./authenticate.js";
+import { batchedSend } from "./batched-sends.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
@@ -70,6 +71,7 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   void app.register(async (api) => {
     api.addHook("onRequest", authenticationHook(services, { trustRequestIdHeader: options.trustProxy }));
     api.addHook("onSend", meteringHook(services));
+    api.addHook("onSend", batchedSend);
     api.addHook("onResponse", requestLogHook(services));
     registerParseRoutes(api, services);
     registerLookupRoutes(api, services);
