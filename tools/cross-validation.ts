@@ -3,7 +3,13 @@ import { assemble } from "../src/parse/assemble.js";
 import { ModelParser } from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
-import { DEFAULT_TRAINING, trainModel, type TrainingOptions, type WeightedLine } from "./model-training.js";
+import {
+  CALIBRATION_EXPONENT,
+  DEFAULT_TRAINING,
+  trainModel,
+  type TrainingOptions,
+  type WeightedLine,
+} from "./model-training.js";
 import {
   describeError,
   fitCalibrationExponent,
@@ -42,6 +48,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   );
   const rules = new RuleParser();
   const samples: Array<[number, boolean]> = [];
+  const backOff: boolean[] = [];
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
     ["rules (situs-rules)", new Scoreboard()],
@@ -56,7 +63,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     const stored = trainModel(training, options.training, {});
     const tagger = new AddressTagger(stored);
     const parser = new ModelParser(rules, () => ({
-      info: { name: "situs-crf", version: "cv" },
+      info: { name: "situs-crf", version: "cv", calibrationExponent: CALIBRATION_EXPONENT },
       tag: (i, t) => tagger.tag(i, t),
     }));
     const held = corpus.filter((_, i) => folds[i] === fold);
@@ -70,6 +77,7 @@ export function crossValidate(options: CrossValidationOptions): string {
         boards,
         options.showErrors === true ? options.log : undefined,
         samples,
+        backOff,
       );
     options.log(
       `fold ${fold + 1}/${options.k}: ${stored.weights.featureCount} features, ${String(stored.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s; model ${boards[0]![1].linesRight - before}/${held.length} lines right`,
@@ -79,6 +87,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   const calibrated = samples.map(([p, right]): [number, boolean] => [p ** fit.exponent, right]);
   return [
     formatReport(boards),
+    `answered by the rules instead of the model (foreign lines, back-off): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
     "",
     reliabilityTable("model, raw P(labels) before the type cap", samples),
     "",
@@ -95,6 +104,7 @@ function scoreLine(
   boards: ReadonlyArray<[string, Scoreboard]>,
   log: ((message: string) => void) | undefined,
   samples: Array<[number, boolean]>,
+  backOff: boolean[],
 ): void {
   const gold = assemble({
     input: line.input,
@@ -112,7 +122,9 @@ function scoreLine(
     confidence: answer.confidence,
   });
   if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
-  samples.push([tagged.sequenceProbability, right]);
+  // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
+  if (answer.model.backend === "model") samples.push([tagged.sequenceProbability, right]);
+  else backOff.push(right);
   const ruled = rules.parse(line.input);
   boards[1]![1].add(gold, line.labels, {
     components: ruled.components,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { encodeModel } from "../src/parse/crf/model-file.js";
 import { DEFAULT_MODEL_FILE } from "../src/parse/model-parser.js";
-import { DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
+import { CALIBRATION_EXPONENT, DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import {
   CORPUS_DIR,
@@ -20,11 +20,6 @@ import {
  */
 export const TRAINING_SEED = 42;
 export const SYNTHETIC_LINES = 4000;
-/**
- * confidence = P(labels)^CALIBRATION_EXPONENT, the exponent `npm run eval:parser -- --cv 5`
- * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
- */
-export const CALIBRATION_EXPONENT = 1.4;
 
 function main(): void {
   if (!corpusAvailable()) {

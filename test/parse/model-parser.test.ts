@@ -102,3 +102,41 @@ test("the tagger labels every token and its sequence probability is a probabilit
   assert.ok(tagged.sequenceProbability > 0 && tagged.sequenceProbability <= 1);
   assert.deepEqual(tagger.tag("", []), { labels: [], sequenceProbability: 1 });
 });
+
+/** A tagger that gives the rules' labels with the probability asked for. */
+function taggerSure(probability: number): () => Tagger {
+  return fakeTagger((_, tokens) => ({
+    labels: rules.label([...tokens]).labels,
+    sequenceProbability: probability,
+  }));
+}
+
+test("back-off: a model unsure of its labels gives way to rules that are sure of theirs, with the model's doubt", () => {
+  const ruled = rules.parse(LINE);
+  assert.ok(ruled.confidence >= 0.9, "the rules are sure of the test line");
+  const unsure = new ModelParser(rules, taggerSure(0.5)).parse(LINE);
+  assert.deepEqual(unsure.components, ruled.components);
+  assert.deepEqual(unsure.lines, ruled.lines);
+  assert.equal(unsure.model.backend, "heuristic");
+  assert.equal(unsure.confidence, 0.5);
+  assert.deepEqual(codes(unsure), [...codes(ruled), "low_confidence"]);
+  const sure = new ModelParser(rules, taggerSure(0.85)).parse(LINE);
+  assert.equal(sure.model.backend, "model");
+  assert.equal(sure.confidence, 0.85);
+});
+
+test("back-off: where the rules are unsure too, the model answers with its own low confidence", () => {
+  const line = "157 Maple FALLS Anytown CA 90210";
+  assert.ok(rules.parse(line).confidence < 0.9, "the rules are unsure of this line");
+  const answer = new ModelParser(rules, taggerSure(0.5)).parse(line);
+  assert.equal(answer.model.backend, "model");
+  assert.equal(answer.confidence, 0.5);
+  assert.ok(codes(answer).includes("low_confidence"));
+});
+
+test("a foreign line is the rules' to answer, however sure the model is", () => {
+  const line = "10 Downing St, London SW1A 2AA, United Kingdom";
+  const answer = new ModelParser(rules, taggerSure(0.99)).parse(line);
+  assert.deepEqual(answer, rules.parse(line));
+  assert.ok(codes(answer).includes("possibly_foreign"));
+});
