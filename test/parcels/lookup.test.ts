@@ -8,6 +8,7 @@ import { ingest } from "../../src/parcels/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { ServerTiming } from "../../src/timing.js";
+import { documentedOnly } from "../support/documented-answers.js";
 import { auth, testApp, testServices } from "../support/test-app.js";
 import { FaultyStore } from "./faulty-store.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
@@ -388,4 +389,22 @@ test("the lookup route answers 200 with Server-Timing, and 503 when the index ca
   faulty.down = true;
   const down = await post({ addressNumber: "20", streetName: "OAK", zip5: "94709" });
   assert.deepEqual([down.statusCode, down.json().error], [503, "matchkey_unavailable"]);
+});
+
+test("lookup and by-ID answers have exactly the fields docs/openapi.json documents", async (t) => {
+  const { ids, index, lookup } = await fixture(t);
+  const lookupDocumented = documentedOnly("LookupAnswer");
+  const statuses = new Set<string>();
+  for (const c of CASES) {
+    const answer = await lookup(c.request);
+    lookupDocumented(answer);
+    statuses.add(answer.status);
+  }
+  assert.ok(statuses.size >= 4, `answers of several kinds checked: ${[...statuses].join(", ")}`);
+  const recordDocumented = documentedOnly("ParcelRecord");
+  for (const serviceId of ids.values()) {
+    const record = await index.findById(serviceId, new ServerTiming());
+    assert.ok(record !== undefined);
+    recordDocumented(record);
+  }
 });
