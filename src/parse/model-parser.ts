@@ -80,12 +80,12 @@ export class ModelParser implements Parser {
     } catch {
       return this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED);
     }
+    // Foreign lines are outside what the model learned (US addresses only): the rules, which
+    // know postcodes and provinces by pattern, answer them, whatever the model's labels.
+    if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.parse(line);
     if (labelProblem(tokens, tagged.labels) !== null) {
       return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID);
     }
-    // Foreign lines are outside what the model learned (US addresses only): the rules, which
-    // know postcodes and provinces by pattern, answer them.
-    if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.parse(line);
     const confidence = tagged.sequenceProbability ** (this.tagger.info.calibrationExponent ?? 1);
     // Back-off: where the model doubts its labels and the rules are sure of theirs, the rules'
     // labels answer, with the model's doubt as their confidence: in cross-validation these

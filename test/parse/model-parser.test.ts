@@ -140,3 +140,14 @@ test("a foreign line is the rules' to answer, however sure the model is", () => 
   assert.deepEqual(answer, rules.parse(line));
   assert.ok(codes(answer).includes("possibly_foreign"));
 });
+
+test("a foreign line goes to the rules before its labels are checked: no model_output_invalid", () => {
+  const line = "221B Baker Street London NW1 6XE UK";
+  const inconsistent = fakeTagger((_, tokens) => ({
+    labels: tokens.map((_, i) => (i % 2 === 0 ? "addressNumber" : "zip5")),
+    sequenceProbability: 0.9,
+  }));
+  const answer = new ModelParser(rules, inconsistent).parse(line);
+  assert.deepEqual(answer, rules.parse(line));
+  assert.ok(!codes(answer).includes("model_output_invalid"));
+});
