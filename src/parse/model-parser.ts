@@ -82,7 +82,7 @@ export class ModelParser implements Parser {
     }
     // Foreign lines are outside what the model learned (US addresses only): the rules, which
     // know postcodes and provinces by pattern, answer them, whatever the model's labels.
-    if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.parse(line);
+    if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.answer(line, tokens);
     if (labelProblem(tokens, tagged.labels) !== null) {
       return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID);
     }
@@ -93,16 +93,7 @@ export class ModelParser implements Parser {
     // (docs/parser-model.md "Back-off to the rules").
     if (this.options.backOff && tagged.sequenceProbability < MODEL_UNSURE) {
       const rules = this.fallback.label(tokens);
-      if (rules.confidence >= RULES_SURE) {
-        return assemble({
-          input: line,
-          tokens,
-          labels: rules.labels,
-          confidence: Math.min(rules.confidence, confidence),
-          model: this.fallback.model,
-          extraWarnings: rules.warnings,
-        });
-      }
+      if (rules.confidence >= RULES_SURE) return this.fallback.answer(line, tokens, rules, confidence);
     }
     const guess = streetCityGuess(tokens, tagged.labels);
     const parse = {

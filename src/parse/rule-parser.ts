@@ -28,8 +28,27 @@ export class RuleParser implements Parser {
   }
 
   parse(line: string): ParseAnswer {
-    const tokens = tokenize(line);
-    const { labels, confidence, warnings } = this.label(tokens);
-    return assemble({ input: line, tokens, labels, confidence, model: this.model, extraWarnings: warnings });
+    return this.answer(line, tokenize(line));
+  }
+
+  /**
+   * The rules' answer for a line already tokenized, from its labelling (labelled here unless
+   * given); `maxConfidence` caps the confidence (the model backend's back-off).
+   */
+  answer(
+    input: string,
+    tokens: Token[],
+    labelled: { labels: Label[]; confidence: number; warnings: Warning[] } = this.label(tokens),
+    maxConfidence = 1,
+  ): ParseAnswer {
+    const { labels, confidence, warnings } = labelled;
+    return assemble({
+      input,
+      tokens,
+      labels,
+      confidence: Math.min(confidence, maxConfidence),
+      model: this.model,
+      extraWarnings: warnings,
+    });
   }
 }

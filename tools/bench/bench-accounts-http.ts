@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
@@ -10,7 +10,10 @@ import { flag, scratchDatabase } from "./bench-support.js";
 /**
  * Parse over HTTP with accounts and billing on (PostgreSQL at --url, group commit, request log)
  * against the same server with them off, side by side in one run: the two servers run at once
- * and are loaded in turn, `--rounds` times each, so drift of the machine hits both alike.
+ * and are loaded in turn, `--rounds` times each, so drift of the machine hits both alike. Each
+ * round also gives the server's CPU time per request (Linux): the whole process, and its main
+ * thread apart (the rest is PGlite's thread, the journal's writes and V8's helpers; PostgreSQL's
+ * own processes are not counted).
  *   node dist/tools/bench/bench-accounts-http.js [--url postgres://…/test] [--embedded]
  *        [--connections 50] [--seconds 5] [--rounds 3] [--warmup 2]
  */
@@ -48,7 +51,16 @@ async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
   return child;
 }
 
-async function load(port: number, duration = seconds): Promise<{ rps: number; p99: number; non2xx: number }> {
+interface Round {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  /** CPU µs per request of the server process and of its main thread; undefined without /proc. */
+  cpu?: { all: number; main: number };
+}
+
+async function load(server: ChildProcess, port: number, duration = seconds): Promise<Round> {
+  const before = cpuMicros(server.pid!);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/v1/verify/parse`,
     method: "POST",
@@ -57,26 +69,55 @@ async function load(port: number, duration = seconds): Promise<{ rps: number; p9
     connections,
     duration,
   });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+  const after = cpuMicros(server.pid!);
+  const requests = Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    ...(before && after
+      ? { cpu: { all: (after.all - before.all) / requests, main: (after.main - before.main) / requests } }
+      : {}),
+  };
+}
+
+/** CPU time used so far by a process and by its main thread, in µs (clock ticks of 10 ms). */
+function cpuMicros(pid: number): { all: number; main: number } | undefined {
+  const ticks = (path: string) => {
+    const stat = readFileSync(path, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime
+  };
+  try {
+    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(round: Round): string {
+  const cpu = round.cpu
+    ? `, CPU ${round.cpu.all.toFixed(0)} µs/request (${round.cpu.main.toFixed(0)} on its main thread)`
+    : "";
+  return `${round.rps.toFixed(0)} req/s (p99 ${round.p99} ms, non-2xx ${round.non2xx}${cpu})`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const children: ChildProcess[] = [];
 try {
-  children.push(await server("off", 18_301), await server("on", 18_302));
+  const offServer = await server("off", 18_301);
+  const onServer = await server("on", 18_302);
+  children.push(offServer, onServer);
   // The compiler warms up on both before anything is measured.
-  if (warmup > 0) await Promise.all([load(18_301, warmup), load(18_302, warmup)]);
+  if (warmup > 0) await Promise.all([load(offServer, 18_301, warmup), load(onServer, 18_302, warmup)]);
   const off: number[] = [];
   const on: number[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const a = await load(18_301);
-    const b = await load(18_302);
+    const a = await load(offServer, 18_301);
+    const b = await load(onServer, 18_302);
     off.push(a.rps);
     on.push(b.rps);
-    console.log(
-      `round ${round}: off ${a.rps.toFixed(0)} req/s (p99 ${a.p99} ms, non-2xx ${a.non2xx}); ` +
-        `on ${b.rps.toFixed(0)} req/s (p99 ${b.p99} ms, non-2xx ${b.non2xx})`,
-    );
+    console.log(`round ${round}: off ${describe(a)}; on ${describe(b)}`);
   }
   const ratio = median(on) / median(off);
   console.log(
