@@ -1,9 +1,7 @@
-import { pipeline } from "node:stream/promises";
-import { Readable } from "node:stream";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { copyStatement, copyText } from "./database.js";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
+import { PipelinedCopy } from "./pipelined-copy.js";
 
 export interface PostgresOptions {
   url: string;
@@ -99,18 +97,16 @@ export class PostgresDatabase implements Database {
   }
 }
 
-/**
- * COPY … FROM STDIN on `client`. `query_timeout` does not cover a copy stream, so the copy is
- * bounded by the server's `statement_timeout` alone.
- */
+/** COPY … FROM STDIN on `client`, in one round trip; bounded by `query_timeout` like any query. */
 async function copyInto(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly CopyValue[])[],
 ): Promise<void> {
-  const stream = client.query(copyFrom(copyStatement(table, columns, "STDIN")));
-  await pipeline(Readable.from([copyText(rows)]), stream);
+  const copy = new PipelinedCopy(copyStatement(table, columns, "STDIN"), copyText(rows));
+  client.query(copy);
+  await copy.done;
 }
 
 function clientConfig(options: PostgresOptions): pg.ClientConfig {
