@@ -37,6 +37,11 @@ export interface AccountStore {
    * or revoked. Throws when keys cannot be checked (the edge answers 503 `unavailable`).
    */
   authenticate(secret: string): Promise<Authentication | null>;
+  /**
+   * The verdict of `authenticate` when it is at hand without waiting (in a fresh cache entry),
+   * else undefined. The edge asks this first, so a cached key costs no timer and no promise.
+   */
+  peek?(secret: string): Authentication | null | undefined;
   close(): Promise<void>;
 }
 

@@ -45,6 +45,10 @@ export class MemoryAccountStore implements AccountStore {
   }
 
   async authenticate(secret: string): Promise<Authentication | null> {
+    return this.peek(secret);
+  }
+
+  peek(secret: string): Authentication | null {
     const key = this.keys.get(hashApiKey(secret));
     if (!key || key.revoked) return null;
     const team = this.teams.get(key.teamId);

@@ -27,14 +27,18 @@ export class RemoteAccountStore implements AccountStore {
   constructor(private readonly rpc: RpcClient) {}
 
   async authenticate(secret: string): Promise<Authentication | null> {
-    const hash = hashApiKey(secret);
+    const known = this.peek(secret);
+    if (known !== undefined) return known;
     const now = Date.now();
-    const cached = this.verdicts.get(hash);
-    if (cached && cached.until > now) return cached.auth;
     const auth = await this.rpc.call<Authentication | null>("authenticate", secret);
     if (this.verdicts.size >= VERDICT_CACHE_LIMIT) this.verdicts.clear();
-    this.verdicts.set(hash, { auth, until: now + VERDICT_TTL_MS });
+    this.verdicts.set(hashApiKey(secret), { auth, until: now + VERDICT_TTL_MS });
     return auth;
+  }
+
+  peek(secret: string): Authentication | null | undefined {
+    const cached = this.verdicts.get(hashApiKey(secret));
+    return cached && cached.until > Date.now() ? cached.auth : undefined;
   }
 
   async close(): Promise<void> {}

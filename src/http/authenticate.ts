@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Authentication } from "../accounts/accounts.js";
 import { bearerToken, hashApiKey } from "../accounts/api-keys.js";
 import { ApiError } from "../errors.js";
 import { newRequestId } from "../ids.js";
@@ -65,7 +66,9 @@ export function authenticationHook(services: Services, options: AuthenticationOp
   };
 }
 
-async function checkKey(services: Services, secret: string) {
+async function checkKey(services: Services, secret: string): Promise<Authentication | null> {
+  const known = services.accounts.peek?.(secret);
+  if (known !== undefined) return known;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error("key check timed out")), services.keyCheckTimeoutMs);

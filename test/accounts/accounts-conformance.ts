@@ -115,6 +115,20 @@ export function accountsConformance(
       assert.equal((await usageRows(teamId)).length, answered);
     });
 
+    test("a key's verdict is at hand without waiting once read, until a revocation evicts it", async () => {
+      const { secret, keyId } = await newTeam();
+      const store = edge.backend.accounts;
+      assert.equal(store.peek(secret), undefined, "nothing is known before the first read");
+      const read = await store.authenticate(secret);
+      assert.ok(read);
+      assert.deepEqual(store.peek(secret), read);
+      assert.equal(store.peek("sk_unknown_key_yyyyyyyyyyyyyyyyyy"), undefined);
+      await admin.revokeKey(keyId);
+      await waitFor(async () => store.peek(secret) === undefined, 1000);
+      assert.equal(await store.authenticate(secret), null);
+      assert.equal(store.peek(secret), null, "the refusal is cached in turn");
+    });
+
     test("a paused team gets 403 team_paused before any body check, and resumes", async () => {
       const { teamId, secret } = await newTeam();
       assert.equal((await parse(secret)).statusCode, 200);

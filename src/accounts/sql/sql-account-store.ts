@@ -21,6 +21,15 @@ const MAX_CACHED_KEYS = 100_000;
 
 type MonthStanding = TeamStanding & { month: string };
 
+function currentMonth(now: number): string {
+  return monthOf(new Date(now));
+}
+
+function authenticationOf(key: ApiKeyIdentity, standing: MonthStanding): Authentication {
+  const { month: _month, ...team } = standing;
+  return { key, team };
+}
+
 interface Cached<T> {
   value: T;
   at: number;
@@ -70,12 +79,20 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   }
 
   async authenticate(secret: string): Promise<Authentication | null> {
-    const key = await this.key(hashApiKey(secret));
+    const hash = hashApiKey(secret);
+    const key = this.freshKey(hash) ?? (await this.loadKey(hash));
     if (key === null) return null;
-    const standing = await this.standing(key.teamId);
-    if (standing === null) return null;
-    const { month: _month, ...team } = standing;
-    return { key, team };
+    const month = currentMonth(this.now());
+    const standing = this.freshStanding(key.teamId, month) ?? (await this.loadStanding(key.teamId, month));
+    return standing === null ? null : authenticationOf(key, standing);
+  }
+
+  peek(secret: string): Authentication | null | undefined {
+    const key = this.freshKey(hashApiKey(secret));
+    if (key === undefined || key === null) return key;
+    const standing = this.freshStanding(key.teamId, currentMonth(this.now()));
+    if (standing === undefined || standing === null) return standing;
+    return authenticationOf(key, standing);
   }
 
   /** Applies this replica's own durable spend at once, so its view of credit never lags it. */
@@ -88,17 +105,21 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     }
   }
 
-  private async key(hash: string): Promise<ApiKeyIdentity | null> {
-    const ttl = this.live
-      ? this.options.keyCacheTtlMs
-      : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
-    return this.cached(`key:${hash}`, this.keys, hash, ttl, () => this.readKey(hash));
+  private keyTtl(): number {
+    return this.live ? this.options.keyCacheTtlMs : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
   }
 
-  private async standing(teamId: string): Promise<MonthStanding | null> {
-    const month = monthOf(new Date(this.now()));
-    // A new month starts a new spend count, so a standing of last month is never reused.
-    return this.cached(
+  private freshKey(hash: string): ApiKeyIdentity | null | undefined {
+    return this.fresh(`key:${hash}`, this.keys, hash, this.keyTtl(), () => this.readKey(hash));
+  }
+
+  private loadKey(hash: string): Promise<ApiKeyIdentity | null> {
+    return this.load(`key:${hash}`, this.keys, hash, () => this.readKey(hash));
+  }
+
+  // A new month starts a new spend count, so a standing of last month is never reused.
+  private freshStanding(teamId: string, month: string): MonthStanding | null | undefined {
+    return this.fresh(
       `team:${teamId}`,
       this.teams,
       teamId,
@@ -108,23 +129,27 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     );
   }
 
+  private loadStanding(teamId: string, month: string): Promise<MonthStanding | null> {
+    return this.load(`team:${teamId}`, this.teams, teamId, () => this.readTeam(teamId, month));
+  }
+
   /**
-   * A cached value younger than `ttlMs`, else a fresh read. Past half its life an entry is
-   * re-read in the background, so a busy key or team never waits for the database while the
-   * staleness bound (`ttlMs`) still holds.
+   * A cached value younger than `ttlMs`, or undefined (the caller reads it afresh). Past half
+   * its life an entry is re-read in the background, so a busy key or team never waits for the
+   * database while the staleness bound (`ttlMs`) still holds.
    */
-  private async cached<T>(
+  private fresh<T>(
     flight: string,
     cache: Map<string, Cached<T>>,
     id: string,
     ttlMs: number,
     read: () => Promise<T>,
     usable: (value: T) => boolean = () => true,
-  ): Promise<T> {
+  ): T | undefined {
     const entry = cache.get(id);
-    const age = entry === undefined ? Infinity : this.now() - entry.at;
-    if (entry === undefined || age >= ttlMs || !usable(entry.value))
-      return this.load(flight, cache, id, read);
+    if (entry === undefined) return undefined;
+    const age = this.now() - entry.at;
+    if (age >= ttlMs || !usable(entry.value)) return undefined;
     if (age >= ttlMs / 2 && !this.loading.has(flight))
       void this.load(flight, cache, id, read).catch(() => {});
     return entry.value;
