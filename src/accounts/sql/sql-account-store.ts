@@ -106,7 +106,9 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   }
 
   private keyTtl(): number {
-    return this.live ? this.options.keyCacheTtlMs : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
+    return this.live
+      ? this.options.keyCacheTtlMs
+      : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
   }
 
   private freshKey(hash: string): ApiKeyIdentity | null | undefined {
