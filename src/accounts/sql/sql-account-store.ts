@@ -80,10 +80,13 @@ export class SqlAccountStore implements AccountStore, Subscriber {
 
   async authenticate(secret: string): Promise<Authentication | null> {
     const hash = hashApiKey(secret);
-    const key = this.freshKey(hash) ?? (await this.loadKey(hash));
+    // A cached null (an unknown key, a missing team) is a verdict too: only undefined reads.
+    let key = this.freshKey(hash);
+    if (key === undefined) key = await this.loadKey(hash);
     if (key === null) return null;
     const month = currentMonth(this.now());
-    const standing = this.freshStanding(key.teamId, month) ?? (await this.loadStanding(key.teamId, month));
+    let standing = this.freshStanding(key.teamId, month);
+    if (standing === undefined) standing = await this.loadStanding(key.teamId, month);
     return standing === null ? null : authenticationOf(key, standing);
   }
 
