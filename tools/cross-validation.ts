@@ -87,7 +87,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   const calibrated = samples.map(([p, right]): [number, boolean] => [p ** fit.exponent, right]);
   return [
     formatReport(boards),
-    `answered by the rules instead of the model (foreign lines, back-off): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
+    `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
     "",
     reliabilityTable("model, raw P(labels) before the type cap", samples),
     "",

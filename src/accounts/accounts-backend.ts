@@ -8,7 +8,7 @@ import { RedisKeyGuessLimiter } from "./redis-key-guess-limiter.js";
 import { AccountAdmin } from "./sql/account-admin.js";
 import type { Database } from "./sql/database.js";
 import { GroupCommitUsageLedger } from "./sql/group-commit-ledger.js";
-import { JournalUsageLedger } from "./sql/journal-usage-ledger.js";
+import { applyLeftoverJournals, JournalUsageLedger } from "./sql/journal-usage-ledger.js";
 import { PendingSpend } from "./sql/pending-spend.js";
 import { migrate } from "./sql/migrations.js";
 import { PgliteThreadDatabase } from "./sql/pglite-thread-database.js";
@@ -31,11 +31,23 @@ export type AccountsConfig = Pick<
 >;
 
 /** How often the embedded database takes in the usage journal: the lag of its month spend. */
-export const JOURNAL_APPLY_MS = 250;
+const JOURNAL_APPLY_MS = 250;
 
 /** Where the embedded database's usage journal lives (docs/accounts.md). */
-export function usageJournalDir(config: Pick<Config, "DATA_DIR">): string {
+function usageJournalDir(config: Pick<Config, "DATA_DIR">): string {
   return join(config.DATA_DIR, "usage-journal");
+}
+
+/** Journal rows per statement when the embedded database takes them in. */
+const JOURNAL_APPLY_BATCH = 5000;
+
+/**
+ * Applies the usage a stopped service left in its journal (the embedded database only; the
+ * caller owns it), so that it counts in what an operator sees and changes.
+ */
+export async function applyLeftoverUsage(db: Database, config: Pick<Config, "DATA_DIR">): Promise<void> {
+  if (db.kind === "pglite")
+    await applyLeftoverJournals(db, { dir: usageJournalDir(config), applyBatch: JOURNAL_APPLY_BATCH });
 }
 
 /** Opens the accounts database named by the configuration and brings its schema up to date. */
@@ -99,7 +111,7 @@ export async function openAccounts(
       : await JournalUsageLedger.open(database, {
           dir: usageJournalDir(config),
           applyEveryMs: JOURNAL_APPLY_MS,
-          applyBatch: 5000,
+          applyBatch: JOURNAL_APPLY_BATCH,
           onDurable,
           pendingSpend,
           ...(log ? { log } : {}),

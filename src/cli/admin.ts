@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../config.js";
-import { openDatabase, usageJournalDir } from "../accounts/accounts-backend.js";
-import { applyLeftoverJournals } from "../accounts/sql/journal-usage-ledger.js";
+import { applyLeftoverUsage, openDatabase } from "../accounts/accounts-backend.js";
 import { AccountAdmin, AdminError } from "../accounts/sql/account-admin.js";
 import type { Database } from "../accounts/sql/database.js";
 import { queryRequestLogs, usageReport } from "../accounts/sql/account-queries.js";
@@ -108,9 +107,7 @@ export async function run(argv: string[], io: Output = STANDARD): Promise<number
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    // Usage a stopped service left in its journal counts in what the operator sees and changes.
-    if (db.kind === "pglite")
-      await applyLeftoverJournals(db, { dir: usageJournalDir(config), applyBatch: 5000 });
+    await applyLeftoverUsage(db, config);
     const output = await handler(new AccountAdmin(db), db, args);
     if (output !== "") io.out(`${output}\n`);
     return 0;

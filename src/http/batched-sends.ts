@@ -4,8 +4,9 @@
  * the server is the busier side, that wake-up is paid inside the write, and on virtual machines
  * it can cost more than a parse. Answers released together wake each client once per turn: on
  * the two-core benchmark machine the parse server with accounts off answers about twice the
- * requests per second (`npm run bench:accounts-http`, README "Performance over HTTP"). Billed answers are
- * released together already, when their usage rows become durable; the wait adds one turn.
+ * requests per second (`npm run bench:accounts-http`, docs/accounts.md "Measured"). Billed
+ * answers are released together already, when their usage rows become durable; the wait adds
+ * one turn.
  */
 let turnEnd: Promise<void> | null = null;
 

@@ -55,7 +55,7 @@ export function encodeChunk(entries: readonly StoredEntry[], out = new ByteWrite
   out.uints(rows.flags, 1);
   out.align();
   writeSuccessors(out, entries);
-  writeStreets(out, columns[FIELD_INDEX.streetName] ?? [], rows.text[FIELD_INDEX.streetName] ?? []);
+  writeStreets(out, columns[FIELD_INDEX.streetName] ?? []);
   return out.result();
 }
 
@@ -198,12 +198,15 @@ function writeSuccessors(out: ByteWriter, entries: readonly StoredEntry[]): void
   });
 }
 
-/** Each street name's string index, first row and row count (rows are sorted by street name). */
-function writeStreets(out: ByteWriter, nameIndexes: readonly number[], names: readonly string[]): void {
+/**
+ * Each street name's string index, first row and row count (rows are sorted by street name);
+ * rows without a street name (string 0, the empty string) are left out.
+ */
+function writeStreets(out: ByteWriter, nameIndexes: readonly number[]): void {
   const streets: Array<[number, number, number]> = [];
   nameIndexes.forEach((name, row) => {
     const last = streets[streets.length - 1];
-    if (names[row] === "") return;
+    if (name === 0) return;
     if (last && last[0] === name) last[2]++;
     else streets.push([name, row, 1]);
   });

@@ -1,4 +1,5 @@
 import { namesNumber } from "./ordinal-name.js";
+import { lengthBudget } from "./street-matcher.js";
 import type { NearStreet } from "./street-matcher.js";
 
 /**
@@ -28,11 +29,6 @@ export type NearMissChoice<T extends NearFit> =
   /** `edits`: the edits the answer needed, digit edits counted twice (they lower confidence). */
   | { kind: "matched"; answer: T; edits: number }
   | { kind: "ambiguous"; contenders: T[]; edits: number };
-
-/** The edit budget of a name without the digit guard: 1 for three letters or fewer, else 2. */
-export function lengthBudget(name: string): number {
-  return name.replace(/ /g, "").length > 3 ? 2 : 1;
-}
 
 const weight = (street: NearStreet): number =>
   street.distance + (street.keepsQueryDigits ? 0 : street.digitEdits);

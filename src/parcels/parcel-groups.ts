@@ -64,9 +64,4 @@ export class ParcelGroups {
   has(key: string): boolean {
     return this.find(key) !== undefined;
   }
-
-  /** The parcel of county `fips` with APN `apn`, if present. */
-  findApn(fips: string, apn: string): number | undefined {
-    return this.byCounty.get(fips)?.get(apn);
-  }
 }

@@ -21,7 +21,12 @@ export const MAX_EDITS = 2;
  * guarded separately (`sameDigits`).
  */
 export function editBudget(name: string): number {
-  return /\d/.test(name) || name.replace(/ /g, "").length > 3 ? MAX_EDITS : 1;
+  return /\d/.test(name) ? MAX_EDITS : lengthBudget(name);
+}
+
+/** The edit budget of a name without the digit guard: 1 for three letters or fewer, else 2. */
+export function lengthBudget(name: string): number {
+  return name.replace(/ /g, "").length > 3 ? MAX_EDITS : 1;
 }
 
 /**

@@ -84,7 +84,7 @@ export class ModelParser implements Parser {
     // know postcodes and provinces by pattern, answer them, whatever the model's labels.
     if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.answer(line, tokens);
     if (labelProblem(tokens, tagged.labels) !== null) {
-      return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID);
+      return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID, tokens);
     }
     const confidence = tagged.sequenceProbability ** (this.tagger.info.calibrationExponent ?? 1);
     // Back-off: where the model doubts its labels and the rules are sure of theirs, the rules'
@@ -93,7 +93,12 @@ export class ModelParser implements Parser {
     // (docs/parser-model.md "Back-off to the rules").
     if (this.options.backOff && tagged.sequenceProbability < MODEL_UNSURE) {
       const rules = this.fallback.label(tokens);
-      if (rules.confidence >= RULES_SURE) return this.fallback.answer(line, tokens, rules, confidence);
+      if (rules.confidence >= RULES_SURE) {
+        return this.fallback.answer(line, tokens, {
+          ...rules,
+          confidence: Math.min(rules.confidence, confidence),
+        });
+      }
     }
     const guess = streetCityGuess(tokens, tagged.labels);
     const parse = {
@@ -114,8 +119,14 @@ export class ModelParser implements Parser {
     return assemble({ ...parse, confidence: AMBIGUOUS_TYPE_CAP });
   }
 
-  private fallbackAnswer(line: string, code: Warning["code"], message: string): ParseAnswer {
-    const answer = this.fallback.parse(line);
+  /** The rules' answer with a warning; from the tokens in hand when the line was tokenized already. */
+  private fallbackAnswer(
+    line: string,
+    code: Warning["code"],
+    message: string,
+    tokens?: Token[],
+  ): ParseAnswer {
+    const answer = tokens ? this.fallback.answer(line, tokens) : this.fallback.parse(line);
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
 }

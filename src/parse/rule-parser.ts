@@ -31,24 +31,13 @@ export class RuleParser implements Parser {
     return this.answer(line, tokenize(line));
   }
 
-  /**
-   * The rules' answer for a line already tokenized, from its labelling (labelled here unless
-   * given); `maxConfidence` caps the confidence (the model backend's back-off).
-   */
+  /** The rules' answer for a line already tokenized, from its labelling (labelled here unless given). */
   answer(
     input: string,
     tokens: Token[],
     labelled: { labels: Label[]; confidence: number; warnings: Warning[] } = this.label(tokens),
-    maxConfidence = 1,
   ): ParseAnswer {
     const { labels, confidence, warnings } = labelled;
-    return assemble({
-      input,
-      tokens,
-      labels,
-      confidence: Math.min(confidence, maxConfidence),
-      model: this.model,
-      extraWarnings: warnings,
-    });
+    return assemble({ input, tokens, labels, confidence, model: this.model, extraWarnings: warnings });
   }
 }
