@@ -89,9 +89,12 @@ export class SealPool {
     }
   }
 
+  /** A worker failed: every waiting seal is refused, and the pool starts afresh on the next one. */
   private failAll(error: Error): void {
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
+    // The others would keep the process alive, and close() no longer sees them.
+    for (const worker of this.workers ?? []) void worker.terminate();
     this.workers = undefined;
   }
 }
