@@ -1,9 +1,10 @@
 import { AddressTagger } from "../src/parse/address-tagger.js";
 import { assemble } from "../src/parse/assemble.js";
-import { ModelParser } from "../src/parse/model-parser.js";
+import { MODEL_UNSURE, ModelParser, sameLabels } from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
+  AGREEMENT_EXPONENT,
   CALIBRATION_EXPONENT,
   DEFAULT_TRAINING,
   trainModel,
@@ -47,7 +48,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra hand-labelled and ${synthetic.length} synthetic lines`,
   );
   const rules = new RuleParser();
-  const samples: Array<[number, boolean]> = [];
+  const samples: CalibrationSample[] = [];
   const backOff: boolean[] = [];
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
@@ -63,7 +64,11 @@ export function crossValidate(options: CrossValidationOptions): string {
     const stored = trainModel(training, options.training, {});
     const tagger = new AddressTagger(stored);
     const parser = new ModelParser(rules, () => ({
-      info: { name: "situs-crf", version: "cv", calibrationExponent: CALIBRATION_EXPONENT },
+      info: {
+        name: "situs-crf",
+        version: "cv",
+        calibration: { exponent: CALIBRATION_EXPONENT, agreementExponent: AGREEMENT_EXPONENT },
+      },
       tag: (i, t) => tagger.tag(i, t),
     }));
     const held = corpus.filter((_, i) => folds[i] === fold);
@@ -83,17 +88,38 @@ export function crossValidate(options: CrossValidationOptions): string {
       `fold ${fold + 1}/${options.k}: ${stored.weights.featureCount} features, ${String(stored.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s; model ${boards[0]![1].linesRight - before}/${held.length} lines right`,
     );
   }
-  const fit = fitCalibrationExponent(samples);
-  const calibrated = samples.map(([p, right]): [number, boolean] => [p ** fit.exponent, right]);
+  const plain = samples.filter((sample) => !sample.agreed).map((s): [number, boolean] => [s.p, s.right]);
+  const agreed = samples.filter((sample) => sample.agreed).map((s): [number, boolean] => [s.p, s.right]);
+  const fit = fitCalibrationExponent(plain);
+  const agreementFit = fitCalibrationExponent(agreed);
+  const calibrated = samples.map((s): [number, boolean] => [
+    s.p ** (s.agreed ? agreementFit.exponent : fit.exponent),
+    s.right,
+  ]);
   return [
     formatReport(boards),
     `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
     "",
-    reliabilityTable("model, raw P(labels) before the type cap", samples),
+    reliabilityTable(
+      "model, raw P(labels) before the type cap",
+      samples.map((s) => [s.p, s.right]),
+    ),
+    reliabilityTable(
+      `model unsure (P(labels) < ${MODEL_UNSURE}) and the rules labelling alike, raw P(labels)`,
+      agreed,
+    ),
     "",
-    `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
-    reliabilityTable(`model, P(labels)^${fit.exponent}`, calibrated),
+    `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} on ${plain.length} lines (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
+    `  and P(labels)^b where the rules label alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
+    reliabilityTable(`model, P(labels)^${fit.exponent} or ^${agreementFit.exponent}`, calibrated),
   ].join("\n");
+}
+
+/** A model answer on a held-out line: P(labels), whether the rules confirmed it, whether it was right. */
+interface CalibrationSample {
+  p: number;
+  agreed: boolean;
+  right: boolean;
 }
 
 function scoreLine(
@@ -103,7 +129,7 @@ function scoreLine(
   rules: RuleParser,
   boards: ReadonlyArray<[string, Scoreboard]>,
   log: ((message: string) => void) | undefined,
-  samples: Array<[number, boolean]>,
+  samples: CalibrationSample[],
   backOff: boolean[],
 ): void {
   const gold = assemble({
@@ -122,13 +148,16 @@ function scoreLine(
     confidence: answer.confidence,
   });
   if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
-  // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
-  if (answer.model.backend === "model") samples.push([tagged.sequenceProbability, right]);
-  else backOff.push(right);
   const ruled = rules.parse(line.input);
+  const ruleLabels = rules.label(line.tokens).labels;
+  // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
+  const p = tagged.sequenceProbability;
+  if (answer.model.backend === "model")
+    samples.push({ p, agreed: p < MODEL_UNSURE && sameLabels(ruleLabels, modelLabels), right });
+  else backOff.push(right);
   boards[1]![1].add(gold, line.labels, {
     components: ruled.components,
-    labels: rules.label(line.tokens).labels,
+    labels: ruleLabels,
     confidence: ruled.confidence,
   });
 }

@@ -14,10 +14,12 @@ import type { LabelledLine } from "./labelled-corpus.js";
 export const MODEL_NAME = "situs-crf";
 export const MODEL_VERSION = "0.1.0";
 /**
- * confidence = P(labels)^CALIBRATION_EXPONENT, the exponent `npm run eval:parser -- --cv 5`
+ * confidence = P(labels)^CALIBRATION_EXPONENT, or P(labels)^AGREEMENT_EXPONENT where the model
+ * is unsure and the rules label the line alike: the exponents `npm run eval:parser -- --cv 5`
  * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
  */
-export const CALIBRATION_EXPONENT = 1.4;
+export const CALIBRATION_EXPONENT = 1.9;
+export const AGREEMENT_EXPONENT = 0.5;
 
 export interface TrainingOptions {
   /** λ of the L2 penalty (λ/2)‖θ‖². */

@@ -54,7 +54,7 @@ const cell = (text: string) => text.padStart(24);
 
 /**
  * Fits the exponent a of the calibration confidence = p^a to (p, right) pairs of held-out lines
- * by least squares (Brier score), over a grid of 0.1 steps from 0.3 to 5.
+ * by least squares (Brier score), over a grid of 0.1 steps from 0.1 to 5.
  */
 export function fitCalibrationExponent(samples: ReadonlyArray<[number, boolean]>): {
   exponent: number;
@@ -65,7 +65,7 @@ export function fitCalibrationExponent(samples: ReadonlyArray<[number, boolean]>
     samples.reduce((sum, [p, right]) => sum + (p ** a - (right ? 1 : 0)) ** 2, 0) /
     Math.max(1, samples.length);
   let best = { exponent: 1, brier: brier(1) };
-  for (let a = 0.3; a <= 5.0001; a += 0.1) {
+  for (let a = 0.1; a <= 5.0001; a += 0.1) {
     const value = brier(a);
     if (value < best.brier) best = { exponent: Math.round(a * 10) / 10, brier: value };
   }

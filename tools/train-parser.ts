@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { encodeModel } from "../src/parse/crf/model-file.js";
 import { DEFAULT_MODEL_FILE } from "../src/parse/model-parser.js";
-import { CALIBRATION_EXPONENT, DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
+import {
+  AGREEMENT_EXPONENT,
+  CALIBRATION_EXPONENT,
+  DEFAULT_TRAINING,
+  trainModel,
+  type WeightedLine,
+} from "./model-training.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import {
   CORPUS_DIR,
@@ -47,7 +53,10 @@ function main(): void {
   );
   const bytes = encodeModel({
     ...model,
-    header: { ...model.header, calibration: { exponent: CALIBRATION_EXPONENT } },
+    header: {
+      ...model.header,
+      calibration: { exponent: CALIBRATION_EXPONENT, agreementExponent: AGREEMENT_EXPONENT },
+    },
   });
   mkdirSync(dirname(DEFAULT_MODEL_FILE), { recursive: true });
   writeFileSync(DEFAULT_MODEL_FILE, bytes);

@@ -3,8 +3,9 @@ import { projectPath } from "../paths.js";
 import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
 import { assemble, labelProblem } from "./assemble.js";
 import { foreignSpan } from "./assembly/foreign-signals.js";
-import { decodeModel } from "./crf/model-file.js";
+import { decodeModel, type Calibration } from "./crf/model-file.js";
 import { streetCityGuess } from "./model-warnings.js";
+import type { Label } from "./labels.js";
 import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
 import type { RuleParser } from "./rule-parser.js";
@@ -16,7 +17,7 @@ export const DEFAULT_MODEL_FILE = projectPath("data", "model", "situs-crf.bin");
 
 /** What the model backend needs from a tagger; the CRF's AddressTagger, or a fault in tests. */
 export interface Tagger {
-  readonly info: { name: string; version: string; calibrationExponent?: number };
+  readonly info: { name: string; version: string; calibration?: Calibration };
   tag(input: string, tokens: readonly Token[]): TaggedTokens;
 }
 
@@ -32,7 +33,7 @@ export function loadModelFile(path: string): TaggerLoader {
       info: {
         name: stored.header.name,
         version: stored.header.version,
-        calibrationExponent: stored.header.calibration?.exponent,
+        calibration: stored.header.calibration,
       },
       tag: (input, tokens) => tagger.tag(input, tokens),
     };
@@ -44,7 +45,9 @@ export function loadModelFile(path: string): TaggerLoader {
  * The rule-based parser answers instead when the model cannot run (`model_unavailable`, with
  * `backend: "heuristic"`) or when its labels make no consistent address (`model_output_invalid`),
  * and, with `backend: "heuristic"` and no warning of its own, for foreign lines and where the
- * model is unsure and the rules are sure (MODEL_UNSURE).
+ * model is unsure and the rules are sure of other labels (MODEL_UNSURE). Where the model is
+ * unsure and the rules label the line the same way, the model answers with the confidence
+ * calibrated for such agreement.
  * It never throws for a line: the service starts and answers without the model file.
  */
 export class ModelParser implements Parser {
@@ -55,7 +58,10 @@ export class ModelParser implements Parser {
   constructor(
     private readonly fallback: RuleParser,
     load: TaggerLoader,
-    /** `backOff: false` keeps the model's answer where it doubts it (evaluation, benchmarks). */
+    /**
+     * `backOff: false` keeps the model's answer and its plain calibration where it doubts it,
+     * without asking the rules (evaluation, benchmarks).
+     */
     private readonly options: { backOff: boolean } = { backOff: true },
   ) {
     try {
@@ -86,14 +92,21 @@ export class ModelParser implements Parser {
     if (labelProblem(tokens, tagged.labels) !== null) {
       return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID, tokens);
     }
-    const confidence = tagged.sequenceProbability ** (this.tagger.info.calibrationExponent ?? 1);
-    // Back-off: where the model doubts its labels and the rules are sure of theirs, the rules'
-    // labels answer, with the model's doubt as their confidence: in cross-validation these
-    // answers are right about three times in five, not as often as the rules alone would claim
-    // (docs/parser-model.md "Back-off to the rules").
-    if (this.options.backOff && tagged.sequenceProbability < MODEL_UNSURE) {
+    const probability = tagged.sequenceProbability;
+    const calibration = this.tagger.info.calibration;
+    let confidence = probability ** (calibration?.exponent ?? 1);
+    if (this.options.backOff && probability < MODEL_UNSURE) {
       const rules = this.fallback.label(tokens);
-      if (rules.confidence >= RULES_SURE) {
+      if (sameLabels(rules.labels, tagged.labels)) {
+        // Two labellers that err on different lines agreeing: in cross-validation such answers
+        // are right about three times in four whatever the model's doubt, so their confidence
+        // has its own exponent (docs/parser-model.md "Calibration").
+        confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
+      } else if (rules.confidence >= RULES_SURE) {
+        // Back-off: where the model doubts its labels and the rules are sure of theirs, the
+        // rules' labels answer, with the model's doubt as their confidence: in cross-validation
+        // these answers are right about one time in two, not as often as the rules alone would
+        // claim (docs/parser-model.md "Back-off to the rules").
         return this.fallback.answer(line, tokens, {
           ...rules,
           confidence: Math.min(rules.confidence, confidence),
@@ -131,11 +144,19 @@ export class ModelParser implements Parser {
   }
 }
 
+/** Whether two labellings of one line are the same. */
+export function sameLabels(a: readonly Label[], b: readonly Label[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let t = 0; t < a.length; t++) if (a[t] !== b[t]) return false;
+  return true;
+}
+
 /**
- * Below this probability of its labels the model's answer gives way to a rule-based parse at
+ * Below this probability of its labels the model asks the rules: their same labels raise its
+ * confidence (agreement), and the model's answer gives way to a rule-based parse at
  * least RULES_SURE confident. Chosen by the cross-validation (0.6, 0.8 and 0.9 tried; 0.8 best).
  */
-const MODEL_UNSURE = 0.8;
+export const MODEL_UNSURE = 0.8;
 const RULES_SURE = 0.9;
 
 /** Confidence of an answer whose type could not be determined (below the 0.6 threshold). */

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { decodeModel, encodeModel, ModelFileError } from "../../src/parse/crf/model-file.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
+import { AGREEMENT_EXPONENT, CALIBRATION_EXPONENT } from "../../tools/model-training.js";
 import { tinyModel } from "../support/tiny-model.js";
 
 test("a model survives encode and decode: header, dictionary and float32 weights", () => {
@@ -13,6 +16,14 @@ test("a model survives encode and decode: header, dictionary and float32 weights
   assert.deepEqual(Array.from(decoded.featureKeys), Array.from(model.featureKeys));
   assert.deepEqual(Array.from(decoded.weights.state), Array.from(model.weights.state));
   assert.deepEqual(Array.from(decoded.weights.transition), Array.from(model.weights.transition));
+});
+
+test("the shipped model carries the calibration the cross-validation fitted: both powers", () => {
+  const { header } = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
+  assert.deepEqual(header.calibration, {
+    exponent: CALIBRATION_EXPONENT,
+    agreementExponent: AGREEMENT_EXPONENT,
+  });
 });
 
 test("encoding is deterministic: the same model gives the same bytes", () => {

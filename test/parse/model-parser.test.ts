@@ -64,8 +64,11 @@ for (const [fault, bytes] of [
   });
 }
 
-function fakeTagger(tag: Tagger["tag"]): () => Tagger {
-  return () => ({ info: { name: "situs-crf", version: "0.1.0" }, tag });
+function fakeTagger(tag: Tagger["tag"], calibration?: Tagger["info"]["calibration"]): () => Tagger {
+  return () => ({
+    info: { name: "situs-crf", version: "0.1.0", ...(calibration ? { calibration } : {}) },
+    tag,
+  });
 }
 
 test("inference that throws: the rules answer with model_unavailable", () => {
@@ -104,31 +107,63 @@ test("the tagger labels every token and its sequence probability is a probabilit
 });
 
 /** A tagger that gives the rules' labels with the probability asked for. */
-function taggerSure(probability: number): () => Tagger {
-  return fakeTagger((_, tokens) => ({
-    labels: rules.label([...tokens]).labels,
-    sequenceProbability: probability,
-  }));
+function taggerSure(probability: number, calibration?: Tagger["info"]["calibration"]): () => Tagger {
+  return fakeTagger(
+    (_, tokens) => ({ labels: rules.label([...tokens]).labels, sequenceProbability: probability }),
+    calibration,
+  );
 }
 
-test("back-off: a model unsure of its labels gives way to rules that are sure of theirs, with the model's doubt", () => {
+/** A tagger that labels the street suffix part of the name, with the probability asked for. */
+function taggerOther(probability: number, calibration?: Tagger["info"]["calibration"]): () => Tagger {
+  return fakeTagger(
+    (_, tokens) => ({
+      labels: rules
+        .label([...tokens])
+        .labels.map((label) => (label === "streetSuffix" ? "streetName" : label)),
+      sequenceProbability: probability,
+    }),
+    calibration,
+  );
+}
+
+test("back-off: a model unsure of its labels gives way to rules that are sure of other labels, with the model's doubt", () => {
   const ruled = rules.parse(LINE);
   assert.ok(ruled.confidence >= 0.9, "the rules are sure of the test line");
-  const unsure = new ModelParser(rules, taggerSure(0.5)).parse(LINE);
+  const unsure = new ModelParser(rules, taggerOther(0.5)).parse(LINE);
   assert.deepEqual(unsure.components, ruled.components);
   assert.deepEqual(unsure.lines, ruled.lines);
   assert.equal(unsure.model.backend, "heuristic");
   assert.equal(unsure.confidence, 0.5);
   assert.deepEqual(codes(unsure), [...codes(ruled), "low_confidence"]);
-  const sure = new ModelParser(rules, taggerSure(0.85)).parse(LINE);
+  const sure = new ModelParser(rules, taggerOther(0.85)).parse(LINE);
   assert.equal(sure.model.backend, "model");
+  assert.equal(sure.components.streetName, "MAIN ST");
   assert.equal(sure.confidence, 0.85);
+});
+
+test("agreement: an unsure model whose labels the rules share answers with the agreement exponent", () => {
+  const calibration = { exponent: 2, agreementExponent: 0.5 };
+  const agreed = new ModelParser(rules, taggerSure(0.49, calibration)).parse(LINE);
+  assert.equal(agreed.model.backend, "model");
+  assert.equal(agreed.confidence, 0.7);
+  assert.ok(!codes(agreed).includes("low_confidence"));
+  // Sure lines are not compared with the rules: the plain exponent, agreeing or not.
+  const sure = new ModelParser(rules, taggerSure(0.9, calibration)).parse(LINE);
+  assert.equal(sure.confidence, 0.81);
+  // Without back-off the rules are not asked.
+  const alone = new ModelParser(rules, taggerSure(0.49, calibration), { backOff: false }).parse(LINE);
+  assert.equal(alone.confidence, 0.24); // 0.49² to the answer's three decimals
+  assert.ok(codes(alone).includes("low_confidence"));
+  // A model file without an agreement exponent keeps its plain calibration.
+  const plain = new ModelParser(rules, taggerSure(0.49, { exponent: 2 })).parse(LINE);
+  assert.equal(plain.confidence, 0.24);
 });
 
 test("back-off: where the rules are unsure too, the model answers with its own low confidence", () => {
   const line = "157 Maple FALLS Anytown CA 90210";
   assert.ok(rules.parse(line).confidence < 0.9, "the rules are unsure of this line");
-  const answer = new ModelParser(rules, taggerSure(0.5)).parse(line);
+  const answer = new ModelParser(rules, taggerOther(0.5)).parse(line);
   assert.equal(answer.model.backend, "model");
   assert.equal(answer.confidence, 0.5);
   assert.ok(codes(answer).includes("low_confidence"));

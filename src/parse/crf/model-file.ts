@@ -29,11 +29,19 @@ export interface ModelHeader {
   features: Record<string, unknown>;
   /** What the model was trained on, and how. */
   training: Record<string, unknown>;
-  /**
-   * Confidence calibration: the answer's confidence is P(labels)^exponent, the exponent fitted
-   * on cross-validation held-out lines (docs/parser-model.md "Calibration"). Absent: 1.
-   */
-  calibration?: { exponent: number };
+  /** Confidence calibration (Calibration below); absent: confidence = P(labels). */
+  calibration?: Calibration;
+}
+
+/**
+ * The answer's confidence is P(labels)^exponent, or P(labels)^agreementExponent where the model
+ * was unsure and the rule-based labeller labelled the line the same way; both exponents are
+ * fitted on cross-validation held-out lines (docs/parser-model.md "Calibration"). Without an
+ * agreement exponent, agreement changes nothing.
+ */
+export interface Calibration {
+  exponent: number;
+  agreementExponent?: number;
 }
 
 export interface StoredModel {
