@@ -1,5 +1,5 @@
 import { close, constants, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
-import { unlink } from "node:fs/promises";
+import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
@@ -38,6 +38,11 @@ interface Segment {
   /** The rows of every write that synced, in the order they did. */
   records: UsageRecord[];
   writes: Set<Promise<void>>;
+  /**
+   * The directory's sync after the file was created: a write is durable only once the file's
+   * name is too (O_DSYNC covers the file's data and size, not the directory entry).
+   */
+  named: Promise<void>;
 }
 
 const SEGMENT = /^usage-(\d{12})\.jsonl$/;
@@ -51,7 +56,8 @@ const closeFd = promisify(close);
 /**
  * The usage ledger of the embedded database. A usage row is durable once it is in an
  * append-only journal on the local disk: `record()` resolves after the synchronous write (the
- * file is opened with O_DSYNC) that covers it. Rows arriving in one turn of the event loop share
+ * file is opened with O_DSYNC) that covers it, and after the directory's sync that made a new
+ * journal's name durable. Rows arriving in one turn of the event loop share
  * one write, and up to eight writes
  * overlap (group commit in the operating system, with no database work on the answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
@@ -115,6 +121,7 @@ export class JournalUsageLedger implements UsageLedger {
       try {
         const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
         if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
+        await segment.named;
       } catch (error) {
         this.refuse(segment, batch, error);
         return;
@@ -163,7 +170,11 @@ export class JournalUsageLedger implements UsageLedger {
     // O_DSYNC: a write returns once its data is on the disk, so each append is one system call
     // (and one trip to libuv's thread pool) rather than a write and then an fdatasync.
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
-    return { path, fd: openSync(path, flags, 0o600), size: 0, records: [], writes: new Set() };
+    const fd = openSync(path, flags, 0o600);
+    const named = syncDirectory(this.options.dir);
+    // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
+    named.catch(() => {});
+    return { path, fd, size: 0, records: [], writes: new Set(), named };
   }
 
   /** Resolves once every row synced so far is in the database. */
@@ -209,6 +220,16 @@ export class JournalUsageLedger implements UsageLedger {
     await this.apply();
     await closeFd(this.current.fd).catch(() => {});
     await unlink(this.current.path).catch(() => {});
+  }
+}
+
+/** fsync of a directory, so the names created in it survive a power loss. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
