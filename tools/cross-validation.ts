@@ -4,8 +4,7 @@ import { MODEL_UNSURE, ModelParser, sameLabels } from "../src/parse/model-parser
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
-  AGREEMENT_EXPONENT,
-  CALIBRATION_EXPONENT,
+  CALIBRATION,
   DEFAULT_TRAINING,
   trainModel,
   type TrainingOptions,
@@ -64,11 +63,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     const stored = trainModel(training, options.training, {});
     const tagger = new AddressTagger(stored);
     const parser = new ModelParser(rules, () => ({
-      info: {
-        name: "situs-crf",
-        version: "cv",
-        calibration: { exponent: CALIBRATION_EXPONENT, agreementExponent: AGREEMENT_EXPONENT },
-      },
+      info: { name: "situs-crf", version: "cv", calibration: CALIBRATION },
       tag: (i, t) => tagger.tag(i, t),
     }));
     const held = corpus.filter((_, i) => folds[i] === fold);
@@ -148,8 +143,9 @@ function scoreLine(
     confidence: answer.confidence,
   });
   if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
-  const ruled = rules.parse(line.input);
-  const ruleLabels = rules.label(line.tokens).labels;
+  const labelled = rules.label(line.tokens);
+  const ruleLabels = labelled.labels;
+  const ruled = rules.answer(line.input, line.tokens, labelled);
   // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
   const p = tagged.sequenceProbability;
   if (answer.model.backend === "model")

@@ -7,6 +7,7 @@ import {
   weightsView,
   type TrainingSequence,
 } from "../src/parse/crf/objective.js";
+import type { Calibration } from "../src/parse/crf/model-file.js";
 import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../src/parse/features.js";
 import { LABEL_INDEX, LABELS } from "../src/parse/labels.js";
 import type { LabelledLine } from "./labelled-corpus.js";
@@ -14,12 +15,12 @@ import type { LabelledLine } from "./labelled-corpus.js";
 export const MODEL_NAME = "situs-crf";
 export const MODEL_VERSION = "0.1.0";
 /**
- * confidence = P(labels)^CALIBRATION_EXPONENT, or P(labels)^AGREEMENT_EXPONENT where the model
- * is unsure and the rules label the line alike: the exponents `npm run eval:parser -- --cv 5`
- * fits on held-out lines (docs/parser-model.md "Calibration"); refit when training changes.
+ * confidence = P(labels)^exponent, or P(labels)^agreementExponent where the model is unsure and
+ * the rules label the line alike: the powers `npm run eval:parser -- --cv 5` fits on held-out
+ * lines (docs/parser-model.md "Calibration"), written into the model header; refit when
+ * training changes.
  */
-export const CALIBRATION_EXPONENT = 1.9;
-export const AGREEMENT_EXPONENT = 0.5;
+export const CALIBRATION: Calibration = { exponent: 1.9, agreementExponent: 0.5 };
 
 export interface TrainingOptions {
   /** λ of the L2 penalty (λ/2)‖θ‖². */

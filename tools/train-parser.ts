@@ -2,13 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { encodeModel } from "../src/parse/crf/model-file.js";
 import { DEFAULT_MODEL_FILE } from "../src/parse/model-parser.js";
-import {
-  AGREEMENT_EXPONENT,
-  CALIBRATION_EXPONENT,
-  DEFAULT_TRAINING,
-  trainModel,
-  type WeightedLine,
-} from "./model-training.js";
+import { CALIBRATION, DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import {
   CORPUS_DIR,
@@ -53,10 +47,7 @@ function main(): void {
   );
   const bytes = encodeModel({
     ...model,
-    header: {
-      ...model.header,
-      calibration: { exponent: CALIBRATION_EXPONENT, agreementExponent: AGREEMENT_EXPONENT },
-    },
+    header: { ...model.header, calibration: CALIBRATION },
   });
   mkdirSync(dirname(DEFAULT_MODEL_FILE), { recursive: true });
   writeFileSync(DEFAULT_MODEL_FILE, bytes);

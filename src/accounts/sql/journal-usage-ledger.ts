@@ -57,9 +57,9 @@ const closeFd = promisify(close);
  * The usage ledger of the embedded database. A usage row is durable once it is in an
  * append-only journal on the local disk: `record()` resolves after the synchronous write (the
  * file is opened with O_DSYNC) that covers it, and after the directory's sync that made a new
- * journal's name durable. Rows arriving in one turn of the event loop share
- * one write, and up to eight writes
- * overlap (group commit in the operating system, with no database work on the answer's path).
+ * journal's name durable. Rows arriving in one turn of the event loop share one write, and up
+ * to eight writes overlap (group commit in the operating system, with no database work on the
+ * answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
  * written into the database in large batches (COPY, idempotent by request ID) and the file
  * deleted. At start, journals left by a process that died are applied first.
