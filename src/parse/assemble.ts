@@ -3,6 +3,7 @@ import { addBoxComponents } from "./assembly/box-components.js";
 import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan } from "./assembly/foreign-signals.js";
+import { streetLabels } from "./assembly/street-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
@@ -36,7 +37,7 @@ const MAX_LINE = 40;
 export function assemble(parse: LabelledParse): ParseAnswer {
   const { input, tokens } = parse;
   if (tokens.length === 0) return emptyAnswer(parse);
-  const labels = secondStreetAsOther(parse.labels);
+  const labels = secondStreetAsOther(streetLabels(tokens, parse.labels));
   const draft = new Draft(tokens, labelRuns(labels.labels));
   addStreetComponents(draft);
   addUnitComponents(draft);

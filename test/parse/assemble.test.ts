@@ -72,3 +72,39 @@ test("confidence below 0.6 adds low_confidence; extra warnings are kept", () => 
     ["missing_city", "missing_state", "missing_zip", "model_unavailable"],
   );
 });
+
+test("a unit number labelled with its designator in it takes that word as the designator", () => {
+  const unit = (line: string, labels: Label[]) => {
+    const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+    return {
+      type: answer.components.occupancyType,
+      id: answer.components.occupancyId,
+      warnings: answer.warnings.map((warning) => warning.code).filter((code) => code.startsWith("unit")),
+    };
+  };
+  const street: Label[] = ["addressNumber", "streetName", "streetSuffix"];
+  assert.deepEqual(unit("1424 Stonebridge Cir No L2", [...street, "occupancyId", "occupancyId"]), {
+    type: "#",
+    id: "L2",
+    warnings: [],
+  });
+  assert.deepEqual(unit("303 Peachtree St Ste 5300", [...street, "occupancyId", "occupancyId"]), {
+    type: "STE",
+    id: "5300",
+    warnings: [],
+  });
+  assert.deepEqual(
+    unit("303 Peachtree St Apt # 5", [...street, "occupancyType", "occupancyId", "occupancyId"]),
+    {
+      type: "APT",
+      id: "5",
+      warnings: [],
+    },
+  );
+  // No designator in the number: `#`, with the warning.
+  assert.deepEqual(unit("303 Peachtree St A 5", [...street, "occupancyId", "occupancyId"]), {
+    type: "#",
+    id: "A 5",
+    warnings: ["unit_id_without_type"],
+  });
+});

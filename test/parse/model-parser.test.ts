@@ -114,13 +114,11 @@ function taggerSure(probability: number, calibration?: Tagger["info"]["calibrati
   );
 }
 
-/** A tagger that labels the street suffix part of the name, with the probability asked for. */
+/** A tagger that labels the street suffix `other`, with the probability asked for. */
 function taggerOther(probability: number, calibration?: Tagger["info"]["calibration"]): () => Tagger {
   return fakeTagger(
     (_, tokens) => ({
-      labels: rules
-        .label([...tokens])
-        .labels.map((label) => (label === "streetSuffix" ? "streetName" : label)),
+      labels: rules.label([...tokens]).labels.map((label) => (label === "streetSuffix" ? "other" : label)),
       sequenceProbability: probability,
     }),
     calibration,
@@ -138,7 +136,8 @@ test("back-off: a model unsure of its labels gives way to rules that are sure of
   assert.deepEqual(codes(unsure), [...codes(ruled), "low_confidence"]);
   const sure = new ModelParser(rules, taggerOther(0.85)).parse(LINE);
   assert.equal(sure.model.backend, "model");
-  assert.equal(sure.components.streetName, "MAIN ST");
+  assert.equal(sure.components.streetSuffix, undefined);
+  assert.equal(sure.components.other, "ST");
   assert.equal(sure.confidence, 0.85);
 });
 

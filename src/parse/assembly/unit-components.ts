@@ -51,12 +51,14 @@ function pairUnits(runs: readonly Run[]): UnitRuns[] {
 
 function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   const idWords = unit.id ? draft.words(unit.id.from, unit.id.to) : [];
-  // `# 2510` labelled all as the number (usaddress does): the # is the designator.
-  const numberSign = idWords[0] === "#" && idWords.length > 1;
-  const id = idWords.length === 0 ? undefined : (numberSign ? idWords.slice(1) : idWords).join(" ");
+  // `# 2510`, `NO 2202`, `STE 5300` labelled all as the number (the hand-labelled corpus does
+  // at times): the first word is the designator. After a designator, only a number sign is.
+  const designator = idWords.length > 1 ? standardUnitDesignator(idWords[0]!) : undefined;
+  const leading = unit.type === undefined ? designator !== undefined : designator === "#";
+  const id = idWords.length === 0 ? undefined : (leading ? idWords.slice(1) : idWords).join(" ");
   if (unit.type === undefined) {
-    if (!numberSign) draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
-    return { type: "#", id: id! };
+    if (designator === undefined) draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
+    return { type: designator ?? "#", id: id! };
   }
   const words = draft.words(unit.type.from, unit.type.to);
   // `APT #` is written with both; the designator is what counts.

@@ -1,0 +1,153 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { assemble } from "../../src/parse/assemble.js";
+import { streetLabels } from "../../src/parse/assembly/street-labels.js";
+import type { Label } from "../../src/parse/labels.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+
+const A = "addressNumber";
+const N = "streetName";
+const S = "streetSuffix";
+const C = "city";
+const ST = "state";
+const Z = "zip5";
+
+/** The labels streetLabels gives a line labelled `labels` (one label per token). */
+function relabelled(line: string, labels: Label[]): readonly Label[] {
+  const tokens = tokenize(line);
+  assert.equal(tokens.length, labels.length, `${line}: one label per token`);
+  return streetLabels(tokens, labels);
+}
+
+test("a directional after a highway's route number is its postdirectional", () => {
+  assert.deepEqual(relabelled("123 US 41 SW Naples FL", [A, N, N, N, C, ST]), [
+    A,
+    N,
+    N,
+    "postdirectional",
+    C,
+    ST,
+  ]);
+  assert.deepEqual(relabelled("9 State Route 9 North", [A, N, N, N, N]), [A, N, N, N, "postdirectional"]);
+  // Two words making one directional.
+  assert.deepEqual(relabelled("9 Hwy 6 S W", [A, N, N, N, N]), [
+    A,
+    N,
+    N,
+    "postdirectional",
+    "postdirectional",
+  ]);
+});
+
+test("a directional before a highway word is its predirectional", () => {
+  assert.deepEqual(relabelled("East Highway 212, Watertown, SD 57201", [N, N, N, C, ST, Z]), [
+    "predirectional",
+    N,
+    N,
+    C,
+    ST,
+    Z,
+  ]);
+});
+
+test("a FRONTAGE ROAD or BYPASS tail labelled as a suffix joins the highway's name", () => {
+  assert.deepEqual(relabelled("123 I-10 Frontage Rd Houston TX", [A, N, N, N, S, C, ST]), [
+    A,
+    N,
+    N,
+    N,
+    N,
+    C,
+    ST,
+  ]);
+  assert.deepEqual(relabelled("5 Hwy 6 Bypass", [A, N, N, S]), [A, N, N, N]);
+});
+
+test("a name ending in a street type, on a line with no suffix, ends in that suffix", () => {
+  assert.deepEqual(relabelled("2010 N Central Park", [A, "predirectional", N, N]), [
+    A,
+    "predirectional",
+    N,
+    S,
+  ]);
+  assert.deepEqual(relabelled("2020 N Lincoln Park West", [A, "predirectional", N, N, "postdirectional"]), [
+    A,
+    "predirectional",
+    N,
+    S,
+    "postdirectional",
+  ]);
+  // As the rules read it: a highway word without a route number is a plain street.
+  assert.deepEqual(relabelled("9 County Road", [A, N, N]), [A, N, S]);
+});
+
+test("a directional is named by its place: in the name before the suffix, postdirectional after it", () => {
+  assert.deepEqual(relabelled("3301 New Mexico NW Av", [A, N, N, "postdirectional", S]), [A, N, N, N, S]);
+  assert.deepEqual(relabelled("3301 New Mexico NW Av", [A, N, N, "predirectional", S]), [A, N, N, N, S]);
+  assert.deepEqual(relabelled("3304 Peachtree Rd NE Atlanta", [A, N, S, "predirectional", C]), [
+    A,
+    N,
+    S,
+    "postdirectional",
+    C,
+  ]);
+  assert.deepEqual(relabelled("2400 10th Street Southwest", [A, N, S, "predirectional"]), [
+    A,
+    N,
+    S,
+    "postdirectional",
+  ]);
+  // The line has a postdirectional already: the second directional is left as labelled.
+  assert.deepEqual(relabelled("1 Main St N S", [A, N, S, "predirectional", "postdirectional"]), [
+    A,
+    N,
+    S,
+    "predirectional",
+    "postdirectional",
+  ]);
+});
+
+test("labels of other streets, and highways already read so, are returned unchanged", () => {
+  const unchanged: Array<[string, Label[]]> = [
+    ["123 Main St SW", [A, N, S, "postdirectional"]],
+    ["123 West End Ave", [A, N, N, S]],
+    // A directional between name and suffix is part of the name (Pub 28 §233.3).
+    ["123 Main North Rd", [A, N, N, S]],
+    ["123 US 41 SW", [A, N, N, "postdirectional"]],
+    ["E Highway 212", ["predirectional", N, N]],
+    // The line has its directional already: a second one stays in the name.
+    ["123 N US 41 S", [A, "predirectional", N, N, "postdirectional"]],
+    ["123 Highway 6 Rd", [A, N, N, S]],
+    // A suffix elsewhere on the line, a one-word name, a highway's own ROAD: no suffix added.
+    ["123 Park Lane Ave", [A, N, N, S]],
+    ["123 Park", [A, N]],
+    ["123 I 10 Frontage Rd", [A, N, N, N, N]],
+    ["PO Box 5", ["poBoxType", "poBoxType", "poBoxId"]],
+  ];
+  for (const [line, labels] of unchanged) assert.equal(relabelled(line, labels), labels, line);
+});
+
+test("assembly reads a highway the same way whichever labelling it is given", () => {
+  const rules = new RuleParser();
+  const model = { name: "test", version: "0.0.0", backend: "model" } as const;
+  const cases: Array<[string, Label[]]> = [
+    ["123 US 41 SW Naples FL 34102", [A, N, N, N, C, ST, Z]],
+    ["East Highway 212, Watertown, SD 57201", [N, N, N, C, ST, Z]],
+    ["123 I-10 Frontage Rd Houston TX 77001", [A, N, N, N, S, C, ST, Z]],
+  ];
+  for (const [line, labels] of cases) {
+    const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 0.9, model });
+    assert.deepEqual(answer.components, rules.parse(line).components, line);
+  }
+  assert.deepEqual(
+    assemble({
+      input: "123 US 41 SW",
+      tokens: tokenize("123 US 41 SW"),
+      labels: [A, N, N, N],
+      confidence: 1,
+      model,
+    }).components,
+    { addressNumber: "123", streetName: "US HIGHWAY 41", postdirectional: "SW" },
+  );
+});
