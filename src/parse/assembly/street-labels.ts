@@ -60,10 +60,10 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
   if (end - start < 2 && suffixEnd === end) return labels;
   const words = tokens.slice(start, suffixEnd).map((token) => token.text);
   const nameLength = end - start;
-  let changed: Label[] | null = null;
+  let out = labels;
+  // Word positions from the start of the name.
   const relabel = (from: number, to: number, label: Label): void => {
-    changed ??= labels.slice();
-    for (let i = from; i < to; i++) changed[start + i] = label;
+    out = relabelled(out, start + from, start + to, label);
   };
 
   // E HIGHWAY 212: the directional before the highway.
@@ -80,9 +80,9 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
   if (suffixEnd > end) {
     // I 10 FRONTAGE RD, HIGHWAY 6 BYPASS: the tail of the highway's name, not a suffix.
     if (coversExactly(words, first, words.length)) relabel(nameLength, words.length, "streetName");
-    return changed ?? labels;
+    return out;
   }
-  if (coversExactly(words, first, nameLength)) return changed ?? labels;
+  if (coversExactly(words, first, nameLength)) return out;
   // US 41 SW: the directional after the route number.
   if (!labels.includes("postdirectional")) {
     for (const tail of [1, 2]) {
@@ -92,7 +92,7 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
         coversExactly(words, first, nameLength - tail)
       ) {
         relabel(nameLength - tail, nameLength, "postdirectional");
-        return changed ?? labels;
+        return out;
       }
     }
   }
@@ -104,7 +104,7 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
   ) {
     relabel(nameLength - 1, nameLength, "streetSuffix");
   }
-  return changed ?? labels;
+  return out;
 }
 
 /** The highway name starting at `words[from]` takes exactly the words up to `to`. */
