@@ -22,6 +22,10 @@ export function streetLabels(tokens: readonly Token[], labels: readonly Label[])
   return namesAndHighways(tokens, directionalsByPlace(labels));
 }
 
+/**
+ * A directional between the first name and its suffix joins the name; one right after the
+ * street is the postdirectional.
+ */
 function directionalsByPlace(labels: readonly Label[]): readonly Label[] {
   const start = labels.indexOf("streetName");
   if (start < 0) return labels;
@@ -52,6 +56,7 @@ function relabelled(labels: readonly Label[], from: number, to: number, label: L
   return copy;
 }
 
+/** The highway readings and the trailing street type, on the first street name and its suffix. */
 function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const start = labels.indexOf("streetName");
   if (start < 0) return labels;
