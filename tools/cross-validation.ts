@@ -1,6 +1,6 @@
 import { AddressTagger } from "../src/parse/address-tagger.js";
 import { assemble } from "../src/parse/assemble.js";
-import { MODEL_UNSURE, ModelParser, sameLabels } from "../src/parse/model-parser.js";
+import { MODEL_UNSURE, ModelParser, sameComponents, sameLabels } from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
@@ -149,7 +149,13 @@ function scoreLine(
   // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
   const p = tagged.sequenceProbability;
   if (answer.model.backend === "model")
-    samples.push({ p, agreed: p < MODEL_UNSURE && sameLabels(ruleLabels, modelLabels), right });
+    samples.push({
+      p,
+      agreed:
+        p < MODEL_UNSURE &&
+        (sameLabels(ruleLabels, modelLabels) || sameComponents(ruled.components, answer.components)),
+      right,
+    });
   else backOff.push(right);
   boards[1]![1].add(gold, line.labels, {
     components: ruled.components,

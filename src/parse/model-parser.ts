@@ -6,7 +6,13 @@ import { foreignSpan } from "./assembly/foreign-signals.js";
 import { decodeModel, type Calibration } from "./crf/model-file.js";
 import { streetCityGuess } from "./model-warnings.js";
 import type { Label } from "./labels.js";
-import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import {
+  STRING_COMPONENTS,
+  type Components,
+  type ModelInfo,
+  type ParseAnswer,
+  type Warning,
+} from "./parse-answer.js";
 import type { Parser } from "./parser.js";
 import type { RuleParser } from "./rule-parser.js";
 import type { Token } from "./token.js";
@@ -45,9 +51,9 @@ export function loadModelFile(path: string): TaggerLoader {
  * The rule-based parser answers instead when the model cannot run (`model_unavailable`, with
  * `backend: "heuristic"`) or when its labels make no consistent address (`model_output_invalid`),
  * and, with `backend: "heuristic"` and no warning of its own, for foreign lines and where the
- * model is unsure and the rules are sure of other labels (MODEL_UNSURE). Where the model is
- * unsure and the rules label the line the same way, the model answers with the confidence
- * calibrated for such agreement.
+ * model is unsure and the rules are sure of another reading (MODEL_UNSURE). Where the model is
+ * unsure and the rules read the line the same way (same labels, or labels that give the same
+ * components), the model answers with the confidence calibrated for such agreement.
  * It never throws for a line: the service starts and answers without the model file.
  */
 export class ModelParser implements Parser {
@@ -94,35 +100,44 @@ export class ModelParser implements Parser {
     }
     const probability = tagged.sequenceProbability;
     const calibration = this.tagger.info.calibration;
-    let confidence = probability ** (calibration?.exponent ?? 1);
-    if (this.options.backOff && probability < MODEL_UNSURE) {
-      const rules = this.fallback.label(tokens);
-      if (sameLabels(rules.labels, tagged.labels)) {
-        // Two labellers that err on different lines agreeing: in cross-validation such answers
-        // are right about three times in four whatever the model's doubt, so their confidence
-        // has its own exponent (docs/parser-model.md "Calibration").
-        confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
-      } else if (rules.confidence >= RULES_SURE) {
-        // Back-off: where the model doubts its labels and the rules are sure of theirs, the
-        // rules' labels answer, with the model's doubt as their confidence: in cross-validation
-        // these answers are right about one time in two, not as often as the rules alone would
-        // claim (docs/parser-model.md "Back-off to the rules").
-        return this.fallback.answer(line, tokens, {
-          ...rules,
-          confidence: Math.min(rules.confidence, confidence),
-        });
-      }
-    }
     const guess = streetCityGuess(tokens, tagged.labels);
     const parse = {
       input: line,
       tokens,
       labels: tagged.labels,
-      confidence,
+      confidence: probability ** (calibration?.exponent ?? 1),
       model: this.model,
       extraWarnings: guess === undefined ? [] : [guess],
     };
-    const answer = assemble(parse);
+    let answer: ParseAnswer | undefined;
+    if (this.options.backOff && probability < MODEL_UNSURE) {
+      const rules = this.fallback.label(tokens);
+      let agreed = sameLabels(rules.labels, tagged.labels);
+      if (!agreed) {
+        answer = assemble(parse);
+        const ruled = this.fallback.answer(line, tokens, {
+          ...rules,
+          confidence: Math.min(rules.confidence, parse.confidence),
+        });
+        // Labels that differ can still read as one address (`MAPLE MOUNT` all name for one,
+        // name and suffix for the other; a route's box as a PO box or as the route's): that is
+        // agreement too.
+        agreed = sameComponents(ruled.components, answer.components);
+        // Back-off: where the model doubts its labels and the rules are sure of another reading,
+        // the rules' labels answer, with the model's doubt as their confidence: in
+        // cross-validation these answers are right less than one time in two, not as often as
+        // the rules alone would claim (docs/parser-model.md "Back-off to the rules").
+        if (!agreed && rules.confidence >= RULES_SURE) return ruled;
+      }
+      // Two labellers that err on different lines agreeing: in cross-validation such answers
+      // are right about four times in five whatever the model's doubt, so their confidence has
+      // its own exponent (docs/parser-model.md "Calibration").
+      if (agreed) {
+        parse.confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
+        answer = undefined;
+      }
+    }
+    answer ??= assemble(parse);
     // An intersection, or a line of nothing but place words, is no usable address however sure
     // its labels are: its confidence is capped below the low_confidence threshold, as the rules
     // do (docs/parser.md "Confidence"). A firm with its place (`BUDD INSURANCE AGENCY COLDWATER
@@ -142,6 +157,12 @@ export class ModelParser implements Parser {
     const answer = tokens ? this.fallback.answer(line, tokens) : this.fallback.parse(line);
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
+}
+
+/** Whether two answers read the same address: every component, secondary units included. */
+export function sameComponents(a: Components, b: Components): boolean {
+  for (const name of STRING_COMPONENTS) if (a[name] !== b[name]) return false;
+  return JSON.stringify(a.secondaryUnits ?? []) === JSON.stringify(b.secondaryUnits ?? []);
 }
 
 /** Whether two labellings of one line are the same. */

@@ -159,6 +159,24 @@ test("agreement: an unsure model whose labels the rules share answers with the a
   assert.equal(plain.confidence, 0.24);
 });
 
+test("agreement: labels that differ but read as the same address are agreement, not back-off", () => {
+  // `MAIN ST` labelled all street name reads as name and suffix (street-labels.ts), as the rules label it.
+  const named = fakeTagger(
+    (_, tokens) => ({
+      labels: rules
+        .label([...tokens])
+        .labels.map((label) => (label === "streetSuffix" ? "streetName" : label)),
+      sequenceProbability: 0.49,
+    }),
+    { exponent: 2, agreementExponent: 0.5 },
+  );
+  const answer = new ModelParser(rules, named).parse(LINE);
+  assert.equal(answer.model.backend, "model");
+  assert.deepEqual(answer.components, rules.parse(LINE).components);
+  assert.equal(answer.confidence, 0.7);
+  assert.ok(!codes(answer).includes("low_confidence"));
+});
+
 test("back-off: where the rules are unsure too, the model answers with its own low confidence", () => {
   const line = "157 Maple FALLS Anytown CA 90210";
   assert.ok(rules.parse(line).confidence < 0.9, "the rules are unsure of this line");
