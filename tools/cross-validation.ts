@@ -100,12 +100,12 @@ export function crossValidate(options: CrossValidationOptions): string {
       samples.map((s) => [s.p, s.right]),
     ),
     reliabilityTable(
-      `model unsure (P(labels) < ${MODEL_UNSURE}) and the rules labelling alike, raw P(labels)`,
+      `model unsure (P(labels) < ${MODEL_UNSURE}) and the rules reading it alike (labels or components), raw P(labels)`,
       agreed,
     ),
     "",
     `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} on ${plain.length} lines (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
-    `  and P(labels)^b where the rules label alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
+    `  and P(labels)^b where the rules read alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
     reliabilityTable(`model, P(labels)^${fit.exponent} or ^${agreementFit.exponent}`, calibrated),
   ].join("\n");
 }
