@@ -16,9 +16,9 @@ export const MODEL_NAME = "situs-crf";
 export const MODEL_VERSION = "0.1.0";
 /**
  * confidence = P(labels)^exponent, or P(labels)^agreementExponent where the model is unsure and
- * the rules label the line alike: the powers `npm run eval:parser -- --cv 5` fits on held-out
- * lines (docs/parser-model.md "Calibration"), written into the model header; refit when
- * training changes.
+ * the rules read the line alike (model-parser.ts): the powers `npm run eval:parser -- --cv 5`
+ * fits on held-out lines (docs/parser-model.md "Calibration"), written into the model header;
+ * refit when training changes.
  */
 export const CALIBRATION: Calibration = { exponent: 1.8, agreementExponent: 0.4 };
 

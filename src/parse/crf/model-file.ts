@@ -35,9 +35,9 @@ export interface ModelHeader {
 
 /**
  * The answer's confidence is P(labels)^exponent, or P(labels)^agreementExponent where the model
- * was unsure and the rule-based labeller labelled the line the same way; both exponents are
- * fitted on cross-validation held-out lines (docs/parser-model.md "Calibration"). Without an
- * agreement exponent, agreement changes nothing.
+ * was unsure and the rule-based labeller read the line the same way (the same labels, or labels
+ * that give the same components); both exponents are fitted on cross-validation held-out lines
+ * (docs/parser-model.md "Calibration"). Without an agreement exponent, agreement changes nothing.
  */
 export interface Calibration {
   exponent: number;
