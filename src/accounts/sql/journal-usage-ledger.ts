@@ -3,11 +3,12 @@ import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
-import { OPERATIONS } from "../accounts.js";
-import type { Operation, UsageLedger, UsageRecord } from "../accounts.js";
+import type { UsageLedger, UsageRecord } from "../accounts.js";
 import type { Database } from "./database.js";
+import { billJournalText, journalLine } from "./journal-lines.js";
+import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
-import { billUsage } from "./usage-writes.js";
+import { PgliteThreadDatabase } from "./pglite-thread-database.js";
 
 export interface JournalLedgerOptions {
   /** The journal's directory; one process owns it (the embedded database's lock guards both). */
@@ -35,8 +36,10 @@ interface Segment {
   fd: number;
   /** Bytes reserved by writes so far; each write has its own range. */
   size: number;
-  /** The rows of every write that synced, in the order they did. */
-  records: UsageRecord[];
+  /** The bytes of every write that synced, in the order they did: what the database takes in. */
+  synced: Buffer[];
+  /** The spend of those rows, pending until the journal is applied. */
+  spend: SpendTally;
   writes: Set<Promise<void>>;
   /**
    * The directory's sync after the file was created: a write is durable only once the file's
@@ -126,8 +129,8 @@ export class JournalUsageLedger implements UsageLedger {
         this.refuse(segment, batch, error);
         return;
       }
-      segment.records.push(...records);
-      this.options.pendingSpend?.add(records);
+      segment.synced.push(bytes);
+      segment.spend.add(records);
       this.options.onDurable?.(records);
       for (const waiting of batch) waiting.resolve();
     })().finally(() => {
@@ -174,7 +177,8 @@ export class JournalUsageLedger implements UsageLedger {
     const named = syncDirectory(this.options.dir);
     // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
     named.catch(() => {});
-    return { path, fd, size: 0, records: [], writes: new Set(), named };
+    const spend = this.options.pendingSpend?.open() ?? new SpendTally();
+    return { path, fd, size: 0, synced: [], spend, writes: new Set(), named };
   }
 
   /** Resolves once every row synced so far is in the database. */
@@ -195,9 +199,9 @@ export class JournalUsageLedger implements UsageLedger {
       const segment = this.closedSegments[0]!;
       await Promise.all(segment.writes);
       try {
-        await applyRecords(this.db, segment.records, this.options.applyBatch);
-        this.options.pendingSpend?.remove(segment.records);
-        segment.records = [];
+        await billJournal(this.db, segment.synced, this.options.applyBatch);
+        this.options.pendingSpend?.settle(segment.spend);
+        segment.synced = [];
         await closeFd(segment.fd).catch(() => {});
         await unlink(segment.path);
       } catch (error) {
@@ -250,69 +254,26 @@ export async function applyLeftoverJournals(
   for (const name of leftover) {
     sequence = Math.max(sequence, Number(SEGMENT.exec(name)![1]));
     const path = join(options.dir, name);
-    const records = readJournal(readFileSync(path, "utf8"));
-    await applyRecords(db, records, options.applyBatch);
+    const bytes = readFileSync(path);
+    await billJournal(db, [bytes], options.applyBatch);
     await unlink(path);
-    if (records.length > 0)
-      options.log?.info({ journal: name, records: records.length }, "usage journal applied");
+    if (bytes.length > 0) options.log?.info({ journal: name, bytes: bytes.length }, "usage journal applied");
   }
   return sequence;
 }
 
-async function applyRecords(db: Database, records: readonly UsageRecord[], batch: number): Promise<void> {
-  for (let start = 0; start < records.length; start += batch) {
-    await billUsage(db, records.slice(start, start + batch));
-  }
-}
-
-function journalLine(r: UsageRecord): string {
-  const row: unknown[] = [r.requestId, r.teamId, r.keyId, r.operation, r.priceMicros, r.at.getTime()];
-  if (r.log) row.push(r.log.method, r.log.path, r.log.latencyMs);
-  return `${JSON.stringify(row)}\n`;
-}
-
 /**
- * The rows of a journal. A line cut short by a crash belongs to a write that never synced, so no
- * answer waited on it: it is skipped, as is anything that is not a well-formed row.
+ * Bills the rows of a journal's bytes. The embedded database reads and converts them on its own
+ * thread (they are copied into one buffer of their own and moved there), so applying a journal
+ * costs the thread that answers requests one copy of its bytes.
  */
-export function readJournal(text: string): UsageRecord[] {
-  const records: UsageRecord[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    const record = parseLine(line);
-    if (record) records.push(record);
+async function billJournal(db: Database, chunks: readonly Uint8Array[], batch: number): Promise<void> {
+  const bytes = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
   }
-  return records;
-}
-
-function parseLine(line: string): UsageRecord | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value) || (value.length !== 6 && value.length !== 9)) return null;
-  const [requestId, teamId, keyId, operation, priceMicros, at, method, path, latencyMs] = value as unknown[];
-  if (
-    typeof requestId !== "string" ||
-    typeof teamId !== "string" ||
-    typeof keyId !== "string" ||
-    !OPERATIONS.includes(operation as Operation) ||
-    typeof priceMicros !== "number" ||
-    typeof at !== "number"
-  )
-    return null;
-  const record: UsageRecord = {
-    requestId,
-    teamId,
-    keyId,
-    operation: operation as Operation,
-    priceMicros,
-    at: new Date(at),
-  };
-  if (typeof method === "string" && typeof path === "string" && typeof latencyMs === "number") {
-    record.log = { method, path, latencyMs };
-  }
-  return record;
+  if (db instanceof PgliteThreadDatabase) await db.billJournal(bytes, batch);
+  else await billJournalText(db, new TextDecoder().decode(bytes), batch);
 }

@@ -12,6 +12,7 @@ export type WorkerRequest = { id: number } & (
       rows: readonly (readonly CopyValue[])[];
       tx?: number;
     }
+  | { op: "bill-journal"; bytes: Uint8Array; batch: number; tx?: undefined }
   | { op: "begin"; tx?: undefined }
   | { op: "commit" | "rollback"; tx: number }
   | { op: "listen"; channel: string; tx?: undefined }
@@ -99,12 +100,15 @@ export class PgliteThreadDatabase implements Database {
     this.pending.clear();
   }
 
-  /** Sends `request` under `id` (a transaction or subscription is named by its request's id). */
-  private call<T>(request: Request, id = this.nextId++): Promise<T> {
+  /**
+   * Sends `request` under `id` (a transaction or subscription is named by its request's id),
+   * moving the buffers in `transfer` to the thread instead of copying them.
+   */
+  private call<T>(request: Request, id = this.nextId++, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new Error("the embedded database is closed"));
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ ...request, id });
+      this.worker.postMessage({ ...request, id }, transfer);
     });
   }
 
@@ -132,6 +136,15 @@ export class PgliteThreadDatabase implements Database {
     rows: readonly (readonly CopyValue[])[],
   ): Promise<void> {
     return this.queryable().copyRows(table, columns, rows);
+  }
+
+  /**
+   * Bills the rows of usage-journal bytes (journal-lines.ts) on the database's thread, so that
+   * reading and converting a whole journal costs the thread that answers requests nothing. The
+   * bytes' buffer is moved to that thread: the caller must own all of it and not use it again.
+   */
+  billJournal(bytes: Uint8Array, batch: number): Promise<void> {
+    return this.call<void>({ op: "bill-journal", bytes, batch }, undefined, [bytes.buffer as ArrayBuffer]);
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {

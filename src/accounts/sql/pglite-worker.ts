@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Queryable } from "./database.js";
+import { billJournalText } from "./journal-lines.js";
 import { PgliteDatabase } from "./pglite-database.js";
 import type { WorkerReply, WorkerRequest } from "./pglite-thread-database.js";
 
@@ -69,6 +70,8 @@ async function handle(db: PgliteDatabase, request: WorkerRequest): Promise<unkno
       return on.script(request.sql);
     case "copy":
       return on.copyRows(request.table, request.columns, request.rows);
+    case "bill-journal":
+      return billJournalText(db, new TextDecoder().decode(request.bytes), request.batch);
     case "begin":
       return begin(db, request.id);
     case "commit":

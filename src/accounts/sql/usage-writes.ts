@@ -1,6 +1,6 @@
 import type { UsageRecord } from "../accounts.js";
 import { columnsOf, isUniqueViolation } from "./database.js";
-import type { CopyValue, Database } from "./database.js";
+import type { CopyValue, Database, Queryable } from "./database.js";
 
 /**
  * The two writes of the usage ledger, each one transaction for a whole batch:
@@ -61,7 +61,7 @@ const REFUND = `
   SELECT count(*) AS refunded FROM voided`;
 
 /** Writes a batch; resolves once it is committed. Returns how many rows were new. */
-export async function billUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
+export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
   const rows = records.map(copyRow);
   try {
