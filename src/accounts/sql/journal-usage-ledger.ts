@@ -64,8 +64,9 @@ const closeFd = promisify(close);
  * to eight writes overlap (group commit in the operating system, with no database work on the
  * answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
- * written into the database in large batches (COPY, idempotent by request ID) and the file
- * deleted. At start, journals left by a process that died are applied first.
+ * written into the database in large batches (COPY, idempotent by request ID; read from the
+ * bytes that synced, on the embedded database's own thread) and the file deleted. At start,
+ * journals left by a process that died are applied first.
  */
 export class JournalUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
