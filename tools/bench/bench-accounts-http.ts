@@ -120,10 +120,14 @@ try {
   const on: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     // Alternate which goes first, so a machine slowing down or speeding up hits both alike.
-    const offFirst = round % 2 === 1;
-    const first = offFirst ? await load(offServer, 18_301) : await load(onServer, 18_302);
-    const second = offFirst ? await load(onServer, 18_302) : await load(offServer, 18_301);
-    const [a, b] = offFirst ? [first, second] : [second, first];
+    let a: Round, b: Round;
+    if (round % 2 === 1) {
+      a = await load(offServer, 18_301);
+      b = await load(onServer, 18_302);
+    } else {
+      b = await load(onServer, 18_302);
+      a = await load(offServer, 18_301);
+    }
     off.push(a.rps);
     on.push(b.rps);
     console.log(`round ${round}: off ${describe(a)}; on ${describe(b)}`);
