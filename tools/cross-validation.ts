@@ -12,6 +12,7 @@ import {
 } from "./model-training.js";
 import {
   describeError,
+  entirelyRight,
   fitCalibrationExponent,
   formatReport,
   reliabilityTable,
@@ -49,6 +50,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   const rules = new RuleParser();
   const samples: CalibrationSample[] = [];
   const backOff: boolean[] = [];
+  const readings: Readings = { own: 0, rules: 0, either: 0 };
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
     ["rules (situs-rules)", new Scoreboard()],
@@ -78,6 +80,7 @@ export function crossValidate(options: CrossValidationOptions): string {
         options.showErrors === true ? options.log : undefined,
         samples,
         backOff,
+        readings,
       );
     options.log(
       `fold ${fold + 1}/${options.k}: ${stored.weights.featureCount} features, ${String(stored.header.training.iterations)} iterations, ${((Date.now() - started) / 1000).toFixed(0)} s; model ${boards[0]![1].linesRight - before}/${held.length} lines right`,
@@ -94,6 +97,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   return [
     formatReport(boards),
     `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
+    `entirely right by the model's own labels (no fallback): ${readings.own}; by the rules: ${readings.rules}; by either: ${readings.either} of ${samples.length + backOff.length} (${((100 * readings.either) / Math.max(1, samples.length + backOff.length)).toFixed(1)}%, the most any choice between the two backends per line could reach)`,
     "",
     reliabilityTable(
       "model, raw P(labels) before the type cap",
@@ -108,6 +112,13 @@ export function crossValidate(options: CrossValidationOptions): string {
     `  and P(labels)^b where the rules read alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
     reliabilityTable(`model, P(labels)^${fit.exponent} or ^${agreementFit.exponent}`, calibrated),
   ].join("\n");
+}
+
+/** Held-out lines entirely right by the model's labels assembled as they are, by the rules, by either. */
+interface Readings {
+  own: number;
+  rules: number;
+  either: number;
 }
 
 /** A model answer on a held-out line: P(labels), whether the rules confirmed it, whether it was right. */
@@ -126,6 +137,7 @@ function scoreLine(
   log: ((message: string) => void) | undefined,
   samples: CalibrationSample[],
   backOff: boolean[],
+  readings: Readings,
 ): void {
   const gold = assemble({
     input: line.input,
@@ -157,11 +169,22 @@ function scoreLine(
       right,
     });
   else backOff.push(right);
-  boards[1]![1].add(gold, line.labels, {
+  const rulesRight = boards[1]![1].add(gold, line.labels, {
     components: ruled.components,
     labels: ruleLabels,
     confidence: ruled.confidence,
   });
+  const own = assemble({
+    input: line.input,
+    tokens: line.tokens,
+    labels: modelLabels,
+    confidence: 1,
+    model: rules.model,
+  });
+  const ownRight = entirelyRight(gold, own.components);
+  if (ownRight) readings.own++;
+  if (rulesRight) readings.rules++;
+  if (ownRight || rulesRight) readings.either++;
 }
 
 export const CV_DEFAULTS = {

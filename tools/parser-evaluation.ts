@@ -11,6 +11,11 @@ export interface Outcome {
   confidence: number;
 }
 
+/** Whether every scored component of an answer equals the gold one ("entirely right"). */
+export function entirelyRight(gold: Components, components: Components): boolean {
+  return SCORED.every((name) => gold[name] === components[name]);
+}
+
 /**
  * Running totals for one backend over held-out lines: lines with every component right, token
  * labels right, per-component precision/recall, and lines and right lines per confidence bin.
@@ -27,14 +32,13 @@ export class Scoreboard {
   readonly bins = Array.from({ length: 10 }, () => [0, 0] as [number, number]);
 
   add(gold: Components, goldLabels: readonly Label[], outcome: Outcome): boolean {
-    let allRight = true;
     for (const name of SCORED) {
       const tally = this.tally.get(name)!;
       if (gold[name] !== undefined) tally.gold++;
       if (outcome.components[name] !== undefined) tally.predicted++;
       if (gold[name] !== undefined && gold[name] === outcome.components[name]) tally.right++;
-      if (gold[name] !== outcome.components[name]) allRight = false;
     }
+    const allRight = entirelyRight(gold, outcome.components);
     goldLabels.forEach((label, t) => {
       this.tokens++;
       if (outcome.labels[t] === label) this.tokensRight++;
