@@ -114,7 +114,7 @@ export class ModelParser implements Parser {
       const rules = this.fallback.label(tokens);
       let agreed = sameLabels(rules.labels, tagged.labels);
       if (!agreed) {
-        answer = assemble(parse);
+        const own = assemble(parse);
         const ruled = this.fallback.answer(line, tokens, {
           ...rules,
           confidence: Math.min(rules.confidence, parse.confidence),
@@ -122,20 +122,19 @@ export class ModelParser implements Parser {
         // Labels that differ can still read as one address (`MAPLE MOUNT` all name for one,
         // name and suffix for the other; a route's box as a PO box or as the route's): that is
         // agreement too.
-        agreed = sameComponents(ruled.components, answer.components);
+        agreed = sameComponents(ruled.components, own.components);
         // Back-off: where the model doubts its labels and the rules are sure of another reading,
         // the rules' labels answer, with the model's doubt as their confidence: in
         // cross-validation these answers are right less than one time in two, not as often as
         // the rules alone would claim (docs/parser-model.md "Back-off to the rules").
         if (!agreed && rules.confidence >= RULES_SURE) return ruled;
+        if (!agreed) answer = own;
       }
       // Two labellers that err on different lines agreeing: in cross-validation such answers
       // are right about four times in five whatever the model's doubt, so their confidence has
-      // its own exponent (docs/parser-model.md "Calibration").
-      if (agreed) {
+      // its own exponent (docs/parser-model.md "Calibration"), and the answer is assembled with it.
+      if (agreed)
         parse.confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
-        answer = undefined;
-      }
     }
     answer ??= assemble(parse);
     // An intersection, or a line of nothing but place words, is no usable address however sure
