@@ -150,6 +150,32 @@ test("the fused inference decoder equals ViterbiDecoder and ForwardBackward", ()
   }
 });
 
+test("the decoder's blocked forward product equals ForwardBackward for label counts around its block size", () => {
+  const random = new SeededRandom(11);
+  const viterbi = new ViterbiDecoder();
+  const lattice = new ForwardBackward();
+  const features = 6;
+  // 6 labels: no whole block; 7 and 14: whole blocks only; 16 and 21 (the shipped model's):
+  // blocks and a remainder.
+  for (const labels of [6, 7, 14, 16, 21]) {
+    for (let trial = 0; trial < 20; trial++) {
+      const theta = new Float64Array(parameterCount(labels, features)).map(() => (random.next() - 0.5) * 6);
+      const model = weightsView(theta, labels, features);
+      const T = random.int(1, 10);
+      const emit = emissions(
+        model,
+        featureSequence(
+          Array.from({ length: T }, () => [random.int(0, features - 1), random.int(0, features - 1)]),
+        ),
+      );
+      const decoded = new Decoder(model).decode(emit, T);
+      assert.deepEqual(Array.from(decoded.path), Array.from(viterbi.decode(model, emit, T)));
+      lattice.prepare(model);
+      assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, T)) < 1e-9, `${labels} labels`);
+    }
+  }
+});
+
 test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emissions) give the same log Z", () => {
   const random = new SeededRandom(9);
   const labels = 6;

@@ -22,11 +22,21 @@ export interface Decoded {
  * q leaves 1-2 candidates a position on address lines instead of L, and the path is the one
  * the full maximization finds, ties included (a skipped label never attains the maximum).
  * Exact: tests hold it to ViterbiDecoder and ForwardBackward.
+ *
+ * The forward pass's matrix-vector product is most of a position's cost. It runs over the
+ * labels in blocks of FORWARD_BLOCK: each α value of the previous column is loaded once per
+ * block and multiplied into that many sums, with exp(transition) laid out block by block in
+ * the order the loop reads it. This takes about a third off the decoder's time against one dot
+ * product per label.
  */
 export class Decoder {
   private readonly L: number;
   private readonly transT: Float64Array;
   private readonly expTransT: Float64Array;
+  /** exp(transition) for the blocked product: per block of labels, per previous label, the block's row. */
+  private readonly expTransBlocked: Float64Array;
+  /** Labels covered by whole blocks (the rest, fewer than FORWARD_BLOCK, take one dot each). */
+  private readonly blockedLabels: number;
   /** dominance[p * L + q] = max over y of trans[p][y] - trans[q][y]. */
   private readonly dominance: Float64Array;
   private readonly candidates: Int32Array;
@@ -43,6 +53,13 @@ export class Decoder {
     for (let p = 0; p < L; p++)
       for (let y = 0; y < L; y++) this.transT[y * L + p] = weights.transition[p * L + y] as number;
     this.expTransT = this.transT.map((w) => Math.exp(w));
+    this.blockedLabels = L - (L % FORWARD_BLOCK);
+    this.expTransBlocked = new Float64Array(this.blockedLabels * L);
+    let i = 0;
+    for (let block = 0; block < this.blockedLabels; block += FORWARD_BLOCK)
+      for (let p = 0; p < L; p++)
+        for (let j = 0; j < FORWARD_BLOCK; j++)
+          this.expTransBlocked[i++] = this.expTransT[(block + j) * L + p] as number;
     this.expStart = Float64Array.from(weights.start, (w) => Math.exp(w));
     this.expEnd = Float64Array.from(weights.end, (w) => Math.exp(w));
     this.dominance = new Float64Array(L * L);
@@ -131,27 +148,72 @@ export class Decoder {
   /** Position t: Viterbi's column and back-pointers, α's column before the emissions. */
   private step(emit: Float64Array, t: number): void {
     const L = this.L;
-    const { best, alpha, back, transT, expTransT } = this;
+    const { best, back, transT } = this;
     const prev = (t - 1) * L;
     const here = t * L;
     const count = this.viterbiCandidates(prev);
     const candidates = this.candidates;
-    for (let y = 0; y < L; y++) {
-      const row = y * L;
-      let top = -Infinity;
-      let topAt = 0;
-      for (let i = 0; i < count; i++) {
-        const p = candidates[i] as number;
-        const s = (best[prev + p] as number) + (transT[row + p] as number);
-        if (s > top) {
-          top = s;
-          topAt = p;
-        }
+    if (count === 1) {
+      // The usual case on address lines: one label dominates all others.
+      const q = candidates[0] as number;
+      const from = best[prev + q] as number;
+      for (let y = 0; y < L; y++) {
+        best[here + y] = from + (transT[y * L + q] as number) + (emit[here + y] as number);
+        back[here + y] = q;
       }
-      best[here + y] = top + (emit[here + y] as number);
-      back[here + y] = topAt;
-      alpha[here + y] = dot(alpha, prev, expTransT, row, L);
+    } else {
+      for (let y = 0; y < L; y++) {
+        const row = y * L;
+        let top = -Infinity;
+        let topAt = 0;
+        for (let i = 0; i < count; i++) {
+          const p = candidates[i] as number;
+          const s = (best[prev + p] as number) + (transT[row + p] as number);
+          if (s > top) {
+            top = s;
+            topAt = p;
+          }
+        }
+        best[here + y] = top + (emit[here + y] as number);
+        back[here + y] = topAt;
+      }
     }
+    this.forward(prev, here);
+  }
+
+  /** α[here + y] = Σ_p α[prev + p] · exp(trans[p][y]), in blocks of FORWARD_BLOCK labels. */
+  private forward(prev: number, here: number): void {
+    const L = this.L;
+    const { alpha, expTransBlocked: m } = this;
+    let at = 0;
+    let y = 0;
+    for (; y < this.blockedLabels; y += FORWARD_BLOCK) {
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let s4 = 0;
+      let s5 = 0;
+      let s6 = 0;
+      for (let p = 0; p < L; p++, at += FORWARD_BLOCK) {
+        const a = alpha[prev + p] as number;
+        s0 += a * (m[at] as number);
+        s1 += a * (m[at + 1] as number);
+        s2 += a * (m[at + 2] as number);
+        s3 += a * (m[at + 3] as number);
+        s4 += a * (m[at + 4] as number);
+        s5 += a * (m[at + 5] as number);
+        s6 += a * (m[at + 6] as number);
+      }
+      alpha[here + y] = s0;
+      alpha[here + y + 1] = s1;
+      alpha[here + y + 2] = s2;
+      alpha[here + y + 3] = s3;
+      alpha[here + y + 4] = s4;
+      alpha[here + y + 5] = s5;
+      alpha[here + y + 6] = s6;
+    }
+    for (; y < L; y++) alpha[here + y] = dot(alpha, prev, this.expTransT, y * L, L);
   }
 
   /** The previous labels not dominated by the best one, in label order; returns their count. */
@@ -168,6 +230,9 @@ export class Decoder {
     return count;
   }
 }
+
+/** Labels per block of the forward product (Decoder.forward keeps this many sums). */
+const FORWARD_BLOCK = 7;
 
 /** Slack on the dominance test, far above the rounding of sums of a few hundred weights. */
 const DOMINANCE_MARGIN = 1e-9;
