@@ -10,10 +10,10 @@ export interface Decoded {
 /**
  * The inference path of a loaded model: Viterbi (max-product) and the forward pass
  * (sum-product) in one sweep over the lattice. The forward pass is the scaled one (Rabiner 1989
- * §V.A): α is kept in linear space, normalized to sum 1 at every position, the logs of the
- * normalizers summed into log Z; with exp(transition) computed once per model, and exp(emission)
- * given by the caller (EmissionScorer) or computed here, a position costs one logarithm and no
- * exponential. Transitions are stored transposed (to-label major) so the inner loops walk
+ * §V.A): α is kept in linear space and divided by its sum wherever that sum strays far from 1,
+ * the logs of the divisors summed into log Z; with exp(transition) computed once per model, and
+ * exp(emission) given by the caller (EmissionScorer) or computed here, a position costs no
+ * exponential and seldom a logarithm. Transitions are stored transposed (to-label major) so the inner loops walk
  * memory in order.
  *
  * Viterbi skips previous labels that cannot be the best predecessor of any label: p is
@@ -89,13 +89,15 @@ export class Decoder {
       this.back = new Int32Array(n * L * 2);
     }
     const { best, alpha, weights } = this;
+    let top = 0;
     for (let y = 0; y < L; y++) {
       best[y] = (weights.start[y] as number) + (emit[y] as number);
       alpha[y] = this.expStart[y] as number;
+      if ((best[y] as number) > (best[top] as number)) top = y;
     }
     let logZ = this.weigh(emit, expEmit, 0);
     for (let t = 1; t < n; t++) {
-      this.step(emit, t);
+      top = this.step(emit, t, top);
       logZ += this.weigh(emit, expEmit, t * L);
     }
     const last = (n - 1) * L;
@@ -118,8 +120,11 @@ export class Decoder {
   }
 
   /**
-   * Multiplies the α column at `at` (the transition sums) by the exponentiated emissions and
-   * normalizes it to sum 1; returns the log of what was divided out.
+   * Multiplies the α column at `at` (the transition sums) by the exponentiated emissions;
+   * returns the log of what was divided out of it. With exp(emit) given, the column is divided
+   * by its sum only when that sum leaves [1/ALPHA_RANGE, ALPHA_RANGE] (scaling is exact in any
+   * case; it only keeps α far from overflow and underflow), which spares most positions the
+   * division and the logarithm.
    */
   private weigh(emit: Float64Array, expEmit: Float64Array | undefined, at: number): number {
     const L = this.L;
@@ -127,6 +132,10 @@ export class Decoder {
     if (expEmit !== undefined) {
       let total = 0;
       for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
+      if (total >= 1 / ALPHA_RANGE && total <= ALPHA_RANGE) {
+        for (let y = 0; y < L; y++) alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number);
+        return 0;
+      }
       if (total > 0 && total < Infinity) {
         const scale = 1 / total;
         for (let y = 0; y < L; y++)
@@ -145,40 +154,48 @@ export class Decoder {
     return shift + Math.log(total);
   }
 
-  /** Position t: Viterbi's column and back-pointers, α's column before the emissions. */
-  private step(emit: Float64Array, t: number): void {
+  /**
+   * Position t: Viterbi's column and back-pointers, α's column before the emissions. `top` is
+   * the best label of the previous column; returns the best of this one.
+   */
+  private step(emit: Float64Array, t: number, top: number): number {
     const L = this.L;
     const { best, back, transT } = this;
     const prev = (t - 1) * L;
     const here = t * L;
-    const count = this.viterbiCandidates(prev);
+    const count = this.viterbiCandidates(prev, top);
+    let bestHere = 0;
     const candidates = this.candidates;
     if (count === 1) {
       // The usual case on address lines: one label dominates all others.
       const q = candidates[0] as number;
       const from = best[prev + q] as number;
       for (let y = 0; y < L; y++) {
-        best[here + y] = from + (transT[y * L + q] as number) + (emit[here + y] as number);
+        const s = from + (transT[y * L + q] as number) + (emit[here + y] as number);
+        best[here + y] = s;
         back[here + y] = q;
+        if (s > (best[here + bestHere] as number)) bestHere = y;
       }
     } else {
       for (let y = 0; y < L; y++) {
         const row = y * L;
-        let top = -Infinity;
-        let topAt = 0;
+        let most = -Infinity;
+        let mostAt = 0;
         for (let i = 0; i < count; i++) {
           const p = candidates[i] as number;
           const s = (best[prev + p] as number) + (transT[row + p] as number);
-          if (s > top) {
-            top = s;
-            topAt = p;
+          if (s > most) {
+            most = s;
+            mostAt = p;
           }
         }
-        best[here + y] = top + (emit[here + y] as number);
-        back[here + y] = topAt;
+        best[here + y] = most + (emit[here + y] as number);
+        back[here + y] = mostAt;
+        if ((best[here + y] as number) > (best[here + bestHere] as number)) bestHere = y;
       }
     }
     this.forward(prev, here);
+    return bestHere;
   }
 
   /** α[here + y] = Σ_p α[prev + p] · exp(trans[p][y]), in blocks of FORWARD_BLOCK labels. */
@@ -216,12 +233,12 @@ export class Decoder {
     for (; y < L; y++) alpha[here + y] = dot(alpha, prev, this.expTransT, y * L, L);
   }
 
-  /** The previous labels not dominated by the best one, in label order; returns their count. */
-  private viterbiCandidates(prev: number): number {
+  /**
+   * The previous labels not dominated by its best one, q, in label order; returns their count.
+   */
+  private viterbiCandidates(prev: number, q: number): number {
     const L = this.L;
     const { best, dominance, candidates } = this;
-    let q = 0;
-    for (let p = 1; p < L; p++) if ((best[prev + p] as number) > (best[prev + q] as number)) q = p;
     const bar = (best[prev + q] as number) - DOMINANCE_MARGIN;
     let count = 0;
     for (let p = 0; p < L; p++) {
@@ -230,6 +247,9 @@ export class Decoder {
     return count;
   }
 }
+
+/** Bounds of an α column's sum inside which it is left unscaled (Decoder.weigh). */
+const ALPHA_RANGE = 1e100;
 
 /** Labels per block of the forward product (Decoder.forward keeps this many sums). */
 const FORWARD_BLOCK = 7;
