@@ -2,7 +2,9 @@
  * Where a model parse's time goes: each stage of ModelParser.parse timed alone over the 10,000
  * varied lines of `npm run bench:parser` (tools/address-lines.ts), in µs of CPU a line, the
  * best of seven rounds. Each stage runs on inputs prepared beforehand (tokens, emissions,
- * labels), so the figures add up to about a parse, less the garbage collection and the glue.
+ * labels). The tagger's figure includes the emission scores and the decoder, and the scores'
+ * the line analysis; tokenizer, tagger, checks and assembly add up to about a parse without
+ * back-off, which adds the rules' labelling (and assemblies) on the lines the model doubts.
  * Run: `npm run bench:model-stages`.
  */
 import { readFileSync } from "node:fs";

@@ -168,10 +168,18 @@ test("the decoder's blocked forward product equals ForwardBackward for label cou
           Array.from({ length: T }, () => [random.int(0, features - 1), random.int(0, features - 1)]),
         ),
       );
-      const decoded = new Decoder(model).decode(emit, T);
+      const decoder = new Decoder(model);
+      const decoded = decoder.decode(emit, T);
       assert.deepEqual(Array.from(decoded.path), Array.from(viterbi.decode(model, emit, T)));
       lattice.prepare(model);
-      assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, T)) < 1e-9, `${labels} labels`);
+      const logZ = lattice.forward(model, emit, T);
+      assert.ok(Math.abs(decoded.logZ - logZ) < 1e-9, `${labels} labels`);
+      const withExps = decoder.decode(
+        emit,
+        T,
+        emit.map((e) => Math.exp(e)),
+      );
+      assert.ok(Math.abs(withExps.logZ - logZ) < 1e-9, `${labels} labels, exp(emissions) given`);
     }
   }
 });
@@ -203,6 +211,25 @@ test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emiss
     assert.deepEqual(Array.from(withExps.path), Array.from(plain.path));
     lattice.prepare(model);
     assert.ok(Math.abs(withExps.logZ - lattice.forward(model, emit, T)) < 1e-9);
+  }
+});
+
+test("α whose sum leaves 1e±100 along a long line is rescaled, and log Z stays exact", () => {
+  // Every position adds about ±40 to log Z: unscaled, α would pass 1e100 (or 1e-100) within
+  // six positions and overflow (underflow) within twenty.
+  for (const sign of [1, -1]) {
+    const model = weightsView(new Float64Array(parameterCount(3, 1)), 3, 1);
+    const T = 40;
+    const emit = Float64Array.from({ length: T * 3 }, (_, i) => sign * (40 + (i % 3)));
+    const decoded = new Decoder(model).decode(
+      emit,
+      T,
+      emit.map((e) => Math.exp(e)),
+    );
+    const lattice = new ForwardBackward();
+    lattice.prepare(model);
+    const logZ = lattice.forward(model, emit, T);
+    assert.ok(Math.abs(decoded.logZ - logZ) < 1e-9 * Math.abs(logZ), `sign ${sign}`);
   }
 });
 

@@ -13,8 +13,8 @@ export interface Decoded {
  * §V.A): α is kept in linear space and divided by its sum wherever that sum strays far from 1,
  * the logs of the divisors summed into log Z; with exp(transition) computed once per model, and
  * exp(emission) given by the caller (EmissionScorer) or computed here, a position costs no
- * exponential and seldom a logarithm. Transitions are stored transposed (to-label major) so the inner loops walk
- * memory in order.
+ * exponential and seldom a logarithm. Transitions are stored transposed (to-label major) so
+ * the inner loops walk memory in order.
  *
  * Viterbi skips previous labels that cannot be the best predecessor of any label: p is
  * dominated by q when best[p] + max_y (trans[p][y] - trans[q][y]) < best[q], since then
@@ -234,7 +234,8 @@ export class Decoder {
   }
 
   /**
-   * The previous labels not dominated by its best one, q, in label order; returns their count.
+   * The labels of the previous column not dominated by its best label q, in label order;
+   * returns their count.
    */
   private viterbiCandidates(prev: number, q: number): number {
     const L = this.L;
