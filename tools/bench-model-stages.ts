@@ -10,27 +10,17 @@
 import { readFileSync } from "node:fs";
 import { assemble, labelProblem } from "../src/parse/assemble.js";
 import { foreignSpan } from "../src/parse/assembly/foreign-signals.js";
-import { Decoder } from "../src/parse/crf/decoder.js";
-import { FeatureDictionary } from "../src/parse/crf/feature-dictionary.js";
 import { decodeModel } from "../src/parse/crf/model-file.js";
 import { AddressTagger } from "../src/parse/address-tagger.js";
-import { EmissionScorer } from "../src/parse/emission-scorer.js";
-import { FeatureExtractor, type FeatureConfig } from "../src/parse/features.js";
 import { DEFAULT_MODEL_FILE, MODEL_UNSURE } from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import { tokenize } from "../src/parse/tokenize.js";
 import { generateLines } from "./address-lines.js";
 
 const stored = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
-const config = stored.header.features as unknown as FeatureConfig;
-const extractor = new FeatureExtractor(config);
-const scorer = new EmissionScorer(
-  new FeatureExtractor(config),
-  new FeatureDictionary(stored.featureKeys),
-  stored.weights,
-);
-const decoder = new Decoder(stored.weights);
 const tagger = new AddressTagger(stored);
+const { scorer, decoder } = tagger;
+const extractor = scorer.extractor;
 const rules = new RuleParser();
 
 const lines = generateLines(10_000);

@@ -18,9 +18,10 @@ export interface TaggedTokens {
  * the path's probability. Holds reusable buffers, so one tagger serves one thread of calls.
  */
 export class AddressTagger {
-  private readonly scorer: EmissionScorer;
+  /** The tagger's two stages, public so that tools/bench-model-stages.ts can time each alone. */
+  readonly scorer: EmissionScorer;
   private readonly labels: Label[];
-  private readonly decoder: Decoder;
+  readonly decoder: Decoder;
 
   constructor(model: StoredModel) {
     this.labels = model.header.labels.map((name) => {

@@ -67,7 +67,7 @@ export class EmissionScorer {
   private readonly out: Emissions = { scores: new Float64Array(64 * 32), exps: new Float64Array(64 * 32) };
 
   constructor(
-    private readonly extractor: FeatureExtractor,
+    readonly extractor: FeatureExtractor,
     private readonly dictionary: FeatureDictionary,
     private readonly weights: CrfWeights,
   ) {

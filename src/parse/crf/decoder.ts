@@ -132,15 +132,12 @@ export class Decoder {
     if (expEmit !== undefined) {
       let total = 0;
       for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
-      if (total >= 1 / ALPHA_RANGE && total <= ALPHA_RANGE) {
-        for (let y = 0; y < L; y++) alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number);
-        return 0;
-      }
       if (total > 0 && total < Infinity) {
-        const scale = 1 / total;
+        const unscaled = total >= 1 / ALPHA_RANGE && total <= ALPHA_RANGE;
+        const scale = unscaled ? 1 : 1 / total;
         for (let y = 0; y < L; y++)
           alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
-        return Math.log(total);
+        return unscaled ? 0 : Math.log(total);
       }
     }
     const shift = maxOf(emit, at, L);
