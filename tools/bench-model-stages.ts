@@ -26,11 +26,7 @@ const rules = new RuleParser();
 const lines = generateLines(10_000);
 const tokens = lines.map((line) => tokenize(line));
 const L = stored.weights.labelCount;
-const emissions = lines.map((line, i) => {
-  const { scores, exps } = scorer.score(line, tokens[i]!);
-  const size = tokens[i]!.length * L;
-  return { scores: scores.slice(0, size), exps: exps.slice(0, size) };
-});
+const emissions = lines.map((line, i) => scorer.score(line, tokens[i]!).slice(0, tokens[i]!.length * L));
 const tagged = lines.map((line, i) => tagger.tag(line, tokens[i]!));
 const model = { name: stored.header.name, version: stored.header.version, backend: "model" as const };
 
@@ -52,10 +48,7 @@ const stages: Array<[string, (i: number) => unknown]> = [
   ["tokenize", (i) => tokenize(lines[i]!)],
   ["line analysis (words, cities, places)", (i) => extractor.analyze(lines[i]!, tokens[i]!)],
   ["emission scores (analysis included)", (i) => scorer.score(lines[i]!, tokens[i]!)],
-  [
-    "decoder (Viterbi and forward pass)",
-    (i) => decoder.decode(emissions[i]!.scores, tokens[i]!.length, emissions[i]!.exps),
-  ],
+  ["decoder (Viterbi and forward pass)", (i) => decoder.decodeExp(emissions[i]!, tokens[i]!.length)],
   ["tagger (scores, decoder, labels)", (i) => tagger.tag(lines[i]!, tokens[i]!)],
   ["foreign check", (i) => foreignSpan(tokens[i]!, tagged[i]!.labels)],
   ["label check", (i) => labelProblem(tokens[i]!, tagged[i]!.labels)],

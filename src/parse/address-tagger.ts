@@ -36,8 +36,10 @@ export class AddressTagger {
   tag(input: string, tokens: readonly Token[]): TaggedTokens {
     const n = tokens.length;
     if (n === 0) return { labels: [], sequenceProbability: 1 };
-    const emit = this.scorer.score(input, tokens);
-    const { path, score, logZ } = this.decoder.decode(emit.scores, n, emit.exps);
+    const expEmit = this.scorer.score(input, tokens);
+    // A line whose exponentials a double cannot hold is decoded from its log-space scores.
+    const { path, score, logZ } =
+      this.decoder.decodeExp(expEmit, n) ?? this.decoder.decode(this.scorer.logScores(), n);
     const labels: Label[] = new Array<Label>(n);
     for (let t = 0; t < n; t++) labels[t] = this.labels[path[t] as number] as Label;
     return { labels, sequenceProbability: Math.min(1, Math.exp(score - logZ)) };

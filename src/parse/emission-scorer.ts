@@ -15,7 +15,7 @@ import {
   ruleKeys,
   signatureKeys,
 } from "./feature-keys.js";
-import type { FeatureExtractor, WordInfo } from "./features.js";
+import type { FeatureExtractor, LineAnalysis, WordInfo } from "./features.js";
 import type { Token } from "./token.js";
 
 /** Distinct word vectors kept before the table is cleared (a bound on memory, ~8 MB). */
@@ -26,25 +26,19 @@ const CODE_VECTORS = 20_000;
 /** City-match bit combinations a word can carry (4 bits from CITY_MATCH_SHIFT). */
 const CITY_MATCHES = 16;
 
-/** A line's emission scores, T × L row-major, and their exponentials (reused by the next line). */
-export interface Emissions {
-  scores: Float64Array;
-  exps: Float64Array;
-}
-
 /**
- * The emission scores of a line, T × L, without listing its features one by one. Most of a
- * token's features are a function of one small value (src/parse/features.ts "LineAnalysis"):
- * its word, signature and the comma after it, its place code, each neighbour's word and
- * signature. The weights of each group are summed once per value and kept: per word (city-match
- * bits, comma after) a vector for the word's own features and one for each neighbour offset it
- * can be seen from, per place code one vector. A token then costs six vector additions and the
- * dictionary look-ups of its two bigrams, instead of ~30 look-ups and additions. Each kept vector also keeps its
- * exponential, so exp(score), which the forward pass needs, is a product of six cached vectors
- * rather than L calls to Math.exp.
+ * The emission scores of a line, T × L, as their exponentials (what Decoder.decodeExp reads),
+ * without listing its features one by one. Most of a token's features are a function of one
+ * small value (src/parse/features.ts "LineAnalysis"): its word, signature and the comma after
+ * it, its place code, each neighbour's word and signature. The weights of each group are summed once per value and kept with their
+ * exponentials: per word (city-match bits, comma after) a vector for the word's own features and
+ * one for each neighbour offset it can be seen from, per place code one vector. exp(score) of a
+ * token is then a product of six cached vectors and the exponentiated weights of its two
+ * bigrams, instead of ~30 look-ups and additions and L calls to Math.exp.
  *
- * The scores equal `emissions(weights, features)` over FeatureExtractor.extract, up to the
- * order of floating-point additions (test/parse/emission-scorer.test.ts).
+ * `logScores` sums the same vectors; both equal `emissions(weights, features)` over
+ * FeatureExtractor.extract (and its exponential), up to rounding
+ * (test/parse/emission-scorer.test.ts).
  */
 export class EmissionScorer {
   private readonly L: number;
@@ -58,13 +52,14 @@ export class EmissionScorer {
   private readonly edges: Float64Array[];
   /** exp of the state weights of a feature id, filled on first use (bigrams). */
   private readonly expRows: Array<Float64Array | undefined>;
-  /** A token's four neighbours (NEIGHBOUR_OFFSETS): their vectors, where their scores and exponentials start. */
+  /** A token's four neighbours (NEIGHBOUR_OFFSETS): their vectors, and where the exponentials they give start. */
   private readonly from: Float64Array[] = [];
   private readonly at = new Int32Array(4);
-  private readonly expAt = new Int32Array(4);
   /** Per token of the line, its word's vectors (wordScores). */
   private readonly vectors: Float64Array[] = [];
-  private readonly out: Emissions = { scores: new Float64Array(64 * 32), exps: new Float64Array(64 * 32) };
+  /** The line last scored (the extractor's analysis, reused by its next line). */
+  private line!: LineAnalysis;
+  private exps = new Float64Array(64 * 32);
 
   constructor(
     readonly extractor: FeatureExtractor,
@@ -80,16 +75,91 @@ export class EmissionScorer {
     });
   }
 
-  /** Emission scores of the tokens and their exponentials. */
-  score(input: string, tokens: readonly Token[]): Emissions {
-    const line = this.extractor.analyze(input, tokens);
-    const { length: n, infos, words, signatures, places } = line;
+  /**
+   * exp(emission score) of each token and label, T × L row-major: a product of cached
+   * exponentials, with no log-space sum (Decoder.decodeExp works on these). The array is reused
+   * by the next line.
+   */
+  score(input: string, tokens: readonly Token[]): Float64Array {
+    const n = this.analyze(input, tokens);
     const L = this.L;
-    if (this.out.scores.length < n * L) {
-      this.out.scores = new Float64Array(n * L * 2);
-      this.out.exps = new Float64Array(n * L * 2);
+    const { exps } = this;
+    const { words } = this.line;
+    for (let t = 0; t < n; t++) {
+      const row = t * L;
+      const own = this.vectors[t] as Float64Array;
+      const place = this.placeVector(t);
+      this.locateNeighbours(t, n, L);
+      const [v0, v1, v2, v3] = this.from as [Float64Array, Float64Array, Float64Array, Float64Array];
+      const { at } = this;
+      const e0 = at[0] as number;
+      const e1 = at[1] as number;
+      const e2 = at[2] as number;
+      const e3 = at[3] as number;
+      const ownExp = 5 * L;
+      for (let y = 0; y < L; y++) {
+        exps[row + y] =
+          (own[ownExp + y] as number) *
+          (place[L + y] as number) *
+          (v0[e0 + y] as number) *
+          (v1[e1 + y] as number) *
+          (v2[e2 + y] as number) *
+          (v3[e3 + y] as number);
+      }
+      if (this.extractor.ruleLabels) {
+        const rule = this.ruleVector(t);
+        for (let y = 0; y < L; y++) exps[row + y] = (exps[row + y] as number) * (rule[L + y] as number);
+      }
+      this.pairKeys(t, n, words);
+      const { keys, count } = this.scratch;
+      for (let i = 0; i < count; i++) {
+        const id = this.dictionary.get(keys[i] as number);
+        if (id < 0) continue;
+        const expRow = this.expRows[id] ?? this.expRow(id);
+        for (let y = 0; y < L; y++) exps[row + y] = (exps[row + y] as number) * (expRow[y] as number);
+      }
     }
-    const { scores, exps } = this.out;
+    return exps;
+  }
+
+  /**
+   * The log-space emission scores of the line `score` read last, T × L: the same vectors
+   * summed. For lines whose exponentials a double cannot hold (Decoder.decode), and tests.
+   */
+  logScores(): Float64Array {
+    const n = this.line.length;
+    const L = this.L;
+    const scores = new Float64Array(n * L);
+    const add = (row: number, vector: Float64Array | Float32Array, from: number) => {
+      for (let y = 0; y < L; y++)
+        scores[row + y] = (scores[row + y] as number) + (vector[from + y] as number);
+    };
+    const state = this.weights.state;
+    for (let t = 0; t < n; t++) {
+      const row = t * L;
+      add(row, this.vectors[t] as Float64Array, 0);
+      add(row, this.placeVector(t), 0);
+      for (let k = 0; k < 4; k++) {
+        const u = t + (NEIGHBOUR_OFFSETS[k] as number);
+        if (u >= 0 && u < n) add(row, this.vectors[u] as Float64Array, (k + 1) * L);
+        else add(row, this.edges[k] as Float64Array, 0);
+      }
+      if (this.extractor.ruleLabels) add(row, this.ruleVector(t), 0);
+      this.pairKeys(t, n, this.line.words);
+      for (let i = 0; i < this.scratch.count; i++) {
+        const id = this.dictionary.get(this.scratch.keys[i] as number);
+        if (id >= 0) add(row, state, id * L);
+      }
+    }
+    return scores;
+  }
+
+  /** Analyses the line and finds each token's word vectors; returns the token count. */
+  private analyze(input: string, tokens: readonly Token[]): number {
+    const line = this.extractor.analyze(input, tokens);
+    this.line = line;
+    const { length: n, infos, signatures, places } = line;
+    if (this.exps.length < n * this.L) this.exps = new Float64Array(n * this.L * 2);
     const vectors = this.vectors;
     vectors.length = n;
     for (let t = 0; t < n; t++) {
@@ -99,56 +169,40 @@ export class EmissionScorer {
       const slot = (((signature >>> CITY_MATCH_SHIFT) & (CITY_MATCHES - 1)) << 1) | boundaryAfter;
       vectors[t] = info.scores?.[slot] ?? this.wordScores(info, signature, boundaryAfter, slot);
     }
-    const { from, at, expAt } = this;
-    for (let t = 0; t < n; t++) {
-      const row = t * L;
-      const own = vectors[t] as Float64Array;
-      const place = this.codeScores(this.places, places[t] as number, placeKeys);
-      for (let k = 0; k < 4; k++) {
-        const u = t + (NEIGHBOUR_OFFSETS[k] as number);
-        const inside = u >= 0 && u < n;
-        from[k] = inside ? (vectors[u] as Float64Array) : (this.edges[k] as Float64Array);
-        at[k] = inside ? (k + 1) * L : 0;
-        expAt[k] = inside ? (k + 6) * L : L;
-      }
-      const [v0, v1, v2, v3] = from as [Float64Array, Float64Array, Float64Array, Float64Array];
-      const a0 = at[0] as number;
-      const a1 = at[1] as number;
-      const a2 = at[2] as number;
-      const a3 = at[3] as number;
-      const e0 = expAt[0] as number;
-      const e1 = expAt[1] as number;
-      const e2 = expAt[2] as number;
-      const e3 = expAt[3] as number;
-      const ownExp = 5 * L;
-      for (let y = 0; y < L; y++) {
-        scores[row + y] =
-          (own[y] as number) +
-          (place[y] as number) +
-          (v0[a0 + y] as number) +
-          (v1[a1 + y] as number) +
-          (v2[a2 + y] as number) +
-          (v3[a3 + y] as number);
-        exps[row + y] =
-          (own[ownExp + y] as number) *
-          (place[L + y] as number) *
-          (v0[e0 + y] as number) *
-          (v1[e1 + y] as number) *
-          (v2[e2 + y] as number) *
-          (v3[e3 + y] as number);
-      }
-      if (this.extractor.ruleLabels)
-        this.addVector(row, this.codeScores(this.rules, line.rules[t] as number, ruleKeys));
-      this.scratch.count = 0;
-      bigramKeys(
-        t > 0 ? (words[t - 1] as number) : LINE_START,
-        words[t] as number,
-        t + 1 < n ? (words[t + 1] as number) : LINE_END,
-        this.scratch,
-      );
-      this.addPairs(row);
+    return n;
+  }
+
+  /**
+   * The four neighbours of token t (NEIGHBOUR_OFFSETS) into `from` (their word vectors) and
+   * `at` (where the exponentials of what each gives token t start).
+   */
+  private locateNeighbours(t: number, n: number, L: number): void {
+    const { from, at } = this;
+    for (let k = 0; k < 4; k++) {
+      const u = t + (NEIGHBOUR_OFFSETS[k] as number);
+      const inside = u >= 0 && u < n;
+      from[k] = inside ? (this.vectors[u] as Float64Array) : (this.edges[k] as Float64Array);
+      at[k] = inside ? (k + 6) * L : L;
     }
-    return this.out;
+  }
+
+  private placeVector(t: number): Float64Array {
+    return this.codeScores(this.places, this.line.places[t] as number, placeKeys);
+  }
+
+  private ruleVector(t: number): Float64Array {
+    return this.codeScores(this.rules, this.line.rules[t] as number, ruleKeys);
+  }
+
+  /** Token t's bigram feature keys into the scratch list. */
+  private pairKeys(t: number, n: number, words: Int32Array): void {
+    this.scratch.count = 0;
+    bigramKeys(
+      t > 0 ? (words[t - 1] as number) : LINE_START,
+      words[t] as number,
+      t + 1 < n ? (words[t + 1] as number) : LINE_END,
+      this.scratch,
+    );
   }
 
   /**
@@ -206,16 +260,6 @@ export class EmissionScorer {
     }
   }
 
-  /** Adds a vector of vectorOfScratch to a token's scores and multiplies its exponentials in. */
-  private addVector(row: number, vector: Float64Array): void {
-    const { scores, exps } = this.out;
-    const L = this.L;
-    for (let y = 0; y < L; y++) {
-      scores[row + y] = (scores[row + y] as number) + (vector[y] as number);
-      exps[row + y] = (exps[row + y] as number) * (vector[L + y] as number);
-    }
-  }
-
   /** The vector of a code (place or rule labels) from its table, summed on first use. */
   private codeScores(
     table: Map<number, Float64Array>,
@@ -239,24 +283,6 @@ export class EmissionScorer {
     this.sumRows(this.keptIds(), vector, 0);
     for (let y = 0; y < L; y++) vector[L + y] = Math.exp(vector[y] as number);
     return vector;
-  }
-
-  /** Adds the scratch list's bigram features to a token's scores and multiplies their exponentials in. */
-  private addPairs(row: number): void {
-    const { keys, count } = this.scratch;
-    const { scores, exps } = this.out;
-    const state = this.weights.state;
-    const L = this.L;
-    for (let i = 0; i < count; i++) {
-      const id = this.dictionary.get(keys[i] as number);
-      if (id < 0) continue;
-      const base = id * L;
-      const expRow = this.expRows[id] ?? this.expRow(id);
-      for (let y = 0; y < L; y++) {
-        scores[row + y] = (scores[row + y] as number) + (state[base + y] as number);
-        exps[row + y] = (exps[row + y] as number) * (expRow[y] as number);
-      }
-    }
   }
 
   private expRow(id: number): Float64Array {

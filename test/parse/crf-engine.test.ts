@@ -133,6 +133,19 @@ test("L-BFGS training fits a toy task that needs transition weights", () => {
   assert.equal(right, total);
 });
 
+/** Both of the Decoder's entry points on one line: from log-space scores and from their exponentials. */
+function bothDecodes(decoder: Decoder, emit: Float64Array, T: number) {
+  const fromExps = decoder.decodeExp(
+    emit.map((e) => Math.exp(e)),
+    T,
+  );
+  assert.ok(fromExps !== undefined, "exponentials in range decode");
+  return [
+    ["log-space scores", decoder.decode(emit, T)],
+    ["exponentials", fromExps],
+  ] as const;
+}
+
 test("the fused inference decoder equals ViterbiDecoder and ForwardBackward", () => {
   const random = new SeededRandom(5);
   const viterbi = new ViterbiDecoder();
@@ -141,12 +154,14 @@ test("the fused inference decoder equals ViterbiDecoder and ForwardBackward", ()
     const model = randomModel(random);
     const T = random.int(1, 7);
     const emit = emissions(model, randomSequence(random, T));
-    const decoded = new Decoder(model).decode(emit, T);
     const path = viterbi.decode(model, emit, T);
-    assert.ok(Math.abs(decoded.score - sequenceScore(model, emit, path)) < 1e-9);
-    assert.ok(Math.abs(decoded.score - sequenceScore(model, emit, decoded.path)) < 1e-9);
     lattice.prepare(model);
-    assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, T)) < 1e-9);
+    const logZ = lattice.forward(model, emit, T);
+    for (const [from, decoded] of bothDecodes(new Decoder(model), emit, T)) {
+      assert.deepEqual(Array.from(decoded.path), Array.from(path), from);
+      assert.ok(Math.abs(decoded.score - sequenceScore(model, emit, path)) < 1e-9, from);
+      assert.ok(Math.abs(decoded.logZ - logZ) < 1e-9, from);
+    }
   }
 });
 
@@ -168,23 +183,18 @@ test("the decoder's blocked forward product equals ForwardBackward for label cou
           Array.from({ length: T }, () => [random.int(0, features - 1), random.int(0, features - 1)]),
         ),
       );
-      const decoder = new Decoder(model);
-      const decoded = decoder.decode(emit, T);
-      assert.deepEqual(Array.from(decoded.path), Array.from(viterbi.decode(model, emit, T)));
+      const path = viterbi.decode(model, emit, T);
       lattice.prepare(model);
       const logZ = lattice.forward(model, emit, T);
-      assert.ok(Math.abs(decoded.logZ - logZ) < 1e-9, `${labels} labels`);
-      const withExps = decoder.decode(
-        emit,
-        T,
-        emit.map((e) => Math.exp(e)),
-      );
-      assert.ok(Math.abs(withExps.logZ - logZ) < 1e-9, `${labels} labels, exp(emissions) given`);
+      for (const [from, decoded] of bothDecodes(new Decoder(model), emit, T)) {
+        assert.deepEqual(Array.from(decoded.path), Array.from(path), `${labels} labels, ${from}`);
+        assert.ok(Math.abs(decoded.logZ - logZ) < 1e-9, `${labels} labels, ${from}`);
+      }
     }
   }
 });
 
-test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emissions) give the same log Z", () => {
+test("the log-space decoder's path equals ViterbiDecoder's where scores tie", () => {
   const random = new SeededRandom(9);
   const labels = 6;
   const features = 4;
@@ -192,7 +202,8 @@ test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emiss
   const lattice = new ForwardBackward();
   for (let trial = 0; trial < 200; trial++) {
     // Small integer weights: many labellings tie, which tests the tie-breaking of the
-    // dominance test (the first best predecessor, the first best final label).
+    // dominance test (the first best predecessor, the first best final label). Products of
+    // exponentials round unlike sums, so from exponentials only the score of the path is held.
     const theta = new Float64Array(parameterCount(labels, features)).map(() => random.int(-2, 2));
     const model = weightsView(theta, labels, features);
     const T = random.int(1, 9);
@@ -201,31 +212,38 @@ test("the decoder's path equals ViterbiDecoder's where scores tie, and exp(emiss
       featureSequence(Array.from({ length: T }, () => [random.int(0, features - 1)])),
     );
     const decoder = new Decoder(model);
-    const plain = decoder.decode(emit, T);
+    const [[, plain], [, fromExps]] = bothDecodes(decoder, emit, T);
     assert.deepEqual(Array.from(plain.path), Array.from(viterbi.decode(model, emit, T)));
-    const withExps = decoder.decode(
-      emit,
-      T,
-      emit.map((e) => Math.exp(e)),
-    );
-    assert.deepEqual(Array.from(withExps.path), Array.from(plain.path));
+    assert.equal(sequenceScore(model, emit, fromExps.path), plain.score);
     lattice.prepare(model);
-    assert.ok(Math.abs(withExps.logZ - lattice.forward(model, emit, T)) < 1e-9);
+    const logZ = lattice.forward(model, emit, T);
+    assert.ok(Math.abs(plain.logZ - logZ) < 1e-9);
+    assert.ok(Math.abs(fromExps.logZ - logZ) < 1e-9);
   }
 });
 
-test("α whose sum leaves 1e±100 along a long line is rescaled, and log Z stays exact", () => {
-  // Every position adds about ±40 to log Z: unscaled, α would pass 1e100 (or 1e-100) within
-  // six positions and overflow (underflow) within twenty.
+test("linear-space columns that leave 1e±100 along a long line are rescaled, and the figures stay exact", () => {
+  // Every position adds about ±40 to log Z and the best score: unscaled, δ and α would pass
+  // 1e100 (or 1e-100) within six positions and overflow (underflow) within twenty.
+  const viterbi = new ViterbiDecoder();
   for (const sign of [1, -1]) {
-    const model = weightsView(new Float64Array(parameterCount(3, 1)), 3, 1);
-    const T = 40;
-    const emit = Float64Array.from({ length: T * 3 }, (_, i) => sign * (40 + (i % 3)));
-    const decoded = new Decoder(model).decode(
-      emit,
-      T,
-      emit.map((e) => Math.exp(e)),
+    const random = new SeededRandom(3);
+    const model = weightsView(
+      new Float64Array(parameterCount(3, 1)).map(() => random.next() - 0.5),
+      3,
+      1,
     );
+    const T = 40;
+    const emit = Float64Array.from({ length: T * 3 }, () => sign * (40 + 3 * random.next()));
+    const decoded = new Decoder(model).decodeExp(
+      emit.map((e) => Math.exp(e)),
+      T,
+    );
+    assert.ok(decoded !== undefined);
+    const path = viterbi.decode(model, emit, T);
+    assert.deepEqual(Array.from(decoded.path), Array.from(path), `sign ${sign}`);
+    const score = sequenceScore(model, emit, path);
+    assert.ok(Math.abs(decoded.score - score) < 1e-9 * Math.abs(score), `sign ${sign}`);
     const lattice = new ForwardBackward();
     lattice.prepare(model);
     const logZ = lattice.forward(model, emit, T);
@@ -233,15 +251,21 @@ test("α whose sum leaves 1e±100 along a long line is rescaled, and log Z stays
   }
 });
 
-test("a column whose exponentials overflow is recomputed with the shift", () => {
+test("exponentials that overflow or underflow are refused, and the log-space scores decode", () => {
   const model = weightsView(new Float64Array(parameterCount(2, 1)), 2, 1);
-  const emit = Float64Array.from([800, 790, 0, 0]);
-  const decoded = new Decoder(model).decode(
-    emit,
-    2,
-    emit.map((e) => Math.exp(e)),
-  );
   const lattice = new ForwardBackward();
   lattice.prepare(model);
-  assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, 2)) < 1e-9);
+  for (const emit of [Float64Array.from([800, 790, 0, 0]), Float64Array.from([0, 0, -800, -790])]) {
+    const decoder = new Decoder(model);
+    assert.equal(
+      decoder.decodeExp(
+        emit.map((e) => Math.exp(e)),
+        2,
+      ),
+      undefined,
+    );
+    const decoded = decoder.decode(emit, 2);
+    assert.deepEqual(Array.from(decoded.path), Array.from(new ViterbiDecoder().decode(model, emit, 2)));
+    assert.ok(Math.abs(decoded.logZ - lattice.forward(model, emit, 2)) < 1e-9);
+  }
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { AddressTagger } from "../../src/parse/address-tagger.js";
 import { emissions, featureSequence } from "../../src/parse/crf/crf.js";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel, type StoredModel } from "../../src/parse/crf/model-file.js";
@@ -8,6 +9,7 @@ import { EmissionScorer } from "../../src/parse/emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "../../src/parse/features.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
+import { ViterbiDecoder } from "../../src/parse/crf/viterbi.js";
 import { generateLines, worstCaseLines } from "../../tools/address-lines.js";
 import { generateSynthetic } from "../../tools/synthetic-addresses.js";
 import { trainModel } from "../../tools/model-training.js";
@@ -57,7 +59,8 @@ for (const [name, model] of [
     for (const pass of [1, 2])
       for (const line of lines) {
         const expected = naiveEmissions(model, oracle, line);
-        const { scores, exps } = scorer.score(line, tokenize(line));
+        const exps = scorer.score(line, tokenize(line));
+        const scores = scorer.logScores();
         for (let i = 0; i < expected.length; i++) {
           const want = expected[i] as number;
           assert.ok(Math.abs((scores[i] as number) - want) < 1e-9, `pass ${pass}, ${line}: score ${i}`);
@@ -67,3 +70,30 @@ for (const [name, model] of [
       }
   });
 }
+
+test("the tagger decodes from log-space scores a line whose exponentials a double cannot hold", () => {
+  // The tiny model with its state weights a thousand times larger: its emission products
+  // overflow (or underflow) on every line, so the tagger must take the log-space path.
+  const tiny = tinyModel();
+  const huge: StoredModel = {
+    ...tiny,
+    weights: { ...tiny.weights, state: Float64Array.from(tiny.weights.state, (w) => w * 1000) },
+  };
+  const tagger = new AddressTagger(huge);
+  const oracle = new FeatureExtractor(huge.header.features as unknown as FeatureConfig);
+  const viterbi = new ViterbiDecoder();
+  for (const line of lines.slice(0, 40)) {
+    const tokens = tokenize(line);
+    if (tokens.length === 0) continue;
+    const exps = tagger.scorer.score(line, tokens);
+    assert.equal(tagger.decoder.decodeExp(exps, tokens.length), undefined, line);
+    const expected = viterbi.decode(huge.weights, naiveEmissions(huge, oracle, line), tokens.length);
+    const tagged = tagger.tag(line, tokens);
+    assert.deepEqual(
+      tagged.labels,
+      Array.from(expected, (y) => huge.header.labels[y]),
+      line,
+    );
+    assert.ok(tagged.sequenceProbability >= 0 && tagged.sequenceProbability <= 1, line);
+  }
+});

@@ -9,19 +9,22 @@ export interface Decoded {
 
 /**
  * The inference path of a loaded model: Viterbi (max-product) and the forward pass
- * (sum-product) in one sweep over the lattice. The forward pass is the scaled one (Rabiner 1989
- * §V.A): α is kept in linear space and divided by its sum wherever that sum strays far from 1,
- * the logs of the divisors summed into log Z; with exp(transition) computed once per model, and
- * exp(emission) given by the caller (EmissionScorer) or computed here, a position costs no
- * exponential and seldom a logarithm. Transitions are stored transposed (to-label major) so
- * the inner loops walk memory in order.
+ * (sum-product) in one sweep over the lattice.
+ *
+ * `decodeExp` works in linear space on exp(emission), which EmissionScorer gives as products
+ * of cached exponentials, so a position costs no exponential and the scorer no log-space sum:
+ * Viterbi's column δ and the forward pass's α (Rabiner 1989 §V.A) are each divided by a
+ * scale wherever they stray far from 1, the logs of the scales summed. Where the numbers leave
+ * what a double holds (an emission product of 0 or ∞) it gives up, and `decode` answers from
+ * the log-space scores instead: Viterbi on sums, α from exp(emission − column max).
  *
  * Viterbi skips previous labels that cannot be the best predecessor of any label: p is
- * dominated by q when best[p] + max_y (trans[p][y] - trans[q][y]) < best[q], since then
- * best[p] + trans[p][y] < best[q] + trans[q][y] for every y. Testing every p against the best
- * q leaves 1-2 candidates a position on address lines instead of L, and the path is the one
- * the full maximization finds, ties included (a skipped label never attains the maximum).
- * Exact: tests hold it to ViterbiDecoder and ForwardBackward.
+ * dominated by q when best[p] + max_y (trans[p][y] - trans[q][y]) < best[q] (in linear space
+ * δ[p] · max_y (T[p][y] / T[q][y]) < δ[q]), since then p's path into every y is worse than
+ * q's. Testing every p against the best q leaves 1-2 candidates a position on address lines
+ * instead of L; a skipped label never attains the maximum. Tests hold both decoders to
+ * ViterbiDecoder and ForwardBackward. In linear space, products of exponentials round unlike
+ * sums of logs, so labellings whose scores tie exactly may be broken either way there.
  *
  * The forward pass's matrix-vector product is most of a position's cost. It runs over the
  * labels in blocks of FORWARD_BLOCK: each α value of the previous column is loaded once per
@@ -33,12 +36,15 @@ export class Decoder {
   private readonly L: number;
   private readonly transT: Float64Array;
   private readonly expTransT: Float64Array;
+  /** exp(transition), from-label major: the single-candidate Viterbi step reads one row. */
+  private readonly expTrans: Float64Array;
   /** exp(transition) for the blocked product: per block of labels, per previous label, the block's row. */
   private readonly expTransBlocked: Float64Array;
   /** Labels covered by whole blocks (the rest, fewer than FORWARD_BLOCK, take one dot each). */
   private readonly blockedLabels: number;
-  /** dominance[p * L + q] = max over y of trans[p][y] - trans[q][y]. */
+  /** dominance[p * L + q] = max over y of trans[p][y] - trans[q][y]; expDominance its exp. */
   private readonly dominance: Float64Array;
+  private readonly expDominance: Float64Array;
   private readonly candidates: Int32Array;
   private best = new Float64Array(0);
   private alpha = new Float64Array(0);
@@ -53,6 +59,7 @@ export class Decoder {
     for (let p = 0; p < L; p++)
       for (let y = 0; y < L; y++) this.transT[y * L + p] = weights.transition[p * L + y] as number;
     this.expTransT = this.transT.map((w) => Math.exp(w));
+    this.expTrans = Float64Array.from(weights.transition, (w) => Math.exp(w));
     this.blockedLabels = L - (L % FORWARD_BLOCK);
     this.expTransBlocked = new Float64Array(this.blockedLabels * L);
     let i = 0;
@@ -70,24 +77,65 @@ export class Decoder {
           most = Math.max(most, (this.transT[y * L + p] as number) - (this.transT[y * L + q] as number));
         this.dominance[p * L + q] = most;
       }
+    this.expDominance = this.dominance.map((d) => Math.exp(d));
     this.candidates = new Int32Array(L);
   }
 
   /**
-   * The best path of a line's emission scores (T × L), its score and log Z. `expEmit`, when
-   * given, holds exp(emit) (EmissionScorer multiplies cached exponentials rather than calling
-   * Math.exp, the forward pass's main cost); a column whose product under- or overflows is
-   * recomputed from `emit` with the usual shift.
+   * The best path of a line from exp(emission), T × L, its score and log Z; undefined when a
+   * column's numbers leave what a double holds (then `decode` on the log-space scores answers).
    */
-  decode(emit: Float64Array, n: number, expEmit?: Float64Array): Decoded {
+  decodeExp(expEmit: Float64Array, n: number): Decoded | undefined {
     const L = this.L;
     const path = new Int32Array(n);
     if (n === 0) return { path, score: 0, logZ: 0 };
-    if (this.best.length < n * L) {
-      this.best = new Float64Array(n * L * 2);
-      this.alpha = new Float64Array(n * L * 2);
-      this.back = new Int32Array(n * L * 2);
+    this.reserve(n);
+    const { best, alpha, expStart } = this;
+    let top = 0;
+    for (let y = 0; y < L; y++) {
+      best[y] = (expStart[y] as number) * (expEmit[y] as number);
+      alpha[y] = expStart[y] as number;
+      if ((best[y] as number) > (best[top] as number)) top = y;
     }
+    let logBest = 0;
+    let logZ = 0;
+    for (let t = 0; t < n; t++) {
+      const here = t * L;
+      if (t > 0) {
+        top = this.stepExp(expEmit, t, top);
+        this.forward(here - L, here);
+      }
+      const scaled = this.weighExp(expEmit, here);
+      const most = best[here + top] as number;
+      if (Number.isNaN(scaled) || !(most > 0 && most < Infinity)) return undefined;
+      logZ += scaled;
+      if (most < 1 / SCALE_RANGE || most > SCALE_RANGE) {
+        for (let y = 0; y < L; y++) best[here + y] = (best[here + y] as number) / most;
+        logBest += Math.log(most);
+      }
+    }
+    const last = (n - 1) * L;
+    let bestAt = 0;
+    let most = -Infinity;
+    let sum = 0;
+    for (let y = 0; y < L; y++) {
+      const s = (best[last + y] as number) * (this.expEnd[y] as number);
+      if (s > most) {
+        most = s;
+        bestAt = y;
+      }
+      sum += (alpha[last + y] as number) * (this.expEnd[y] as number);
+    }
+    this.trace(path, bestAt);
+    return { path, score: logBest + Math.log(most), logZ: logZ + Math.log(sum) };
+  }
+
+  /** The best path of a line's log-space emission scores (T × L), its score and log Z. */
+  decode(emit: Float64Array, n: number): Decoded {
+    const L = this.L;
+    const path = new Int32Array(n);
+    if (n === 0) return { path, score: 0, logZ: 0 };
+    this.reserve(n);
     const { best, alpha, weights } = this;
     let top = 0;
     for (let y = 0; y < L; y++) {
@@ -95,10 +143,11 @@ export class Decoder {
       alpha[y] = this.expStart[y] as number;
       if ((best[y] as number) > (best[top] as number)) top = y;
     }
-    let logZ = this.weigh(emit, expEmit, 0);
+    let logZ = this.weigh(emit, 0);
     for (let t = 1; t < n; t++) {
       top = this.step(emit, t, top);
-      logZ += this.weigh(emit, expEmit, t * L);
+      this.forward((t - 1) * L, t * L);
+      logZ += this.weigh(emit, t * L);
     }
     const last = (n - 1) * L;
     let bestAt = 0;
@@ -112,34 +161,52 @@ export class Decoder {
       }
       sum += (alpha[last + y] as number) * (this.expEnd[y] as number);
     }
-    for (let t = n - 1; t >= 0; t--) {
-      path[t] = bestAt;
-      bestAt = this.back[t * L + bestAt] as number;
-    }
+    this.trace(path, bestAt);
     return { path, score, logZ: logZ + Math.log(sum) };
   }
 
+  private reserve(n: number): void {
+    const size = n * this.L;
+    if (this.best.length >= size) return;
+    this.best = new Float64Array(size * 2);
+    this.alpha = new Float64Array(size * 2);
+    this.back = new Int32Array(size * 2);
+  }
+
+  /** Follows the back-pointers from the last position's best label. */
+  private trace(path: Int32Array, last: number): void {
+    const L = this.L;
+    let at = last;
+    for (let t = path.length - 1; t >= 0; t--) {
+      path[t] = at;
+      at = this.back[t * L + at] as number;
+    }
+  }
+
   /**
-   * Multiplies the α column at `at` (the transition sums) by the exponentiated emissions;
-   * returns the log of what was divided out of it. With exp(emit) given, the column is divided
-   * by its sum only when that sum leaves [1/ALPHA_RANGE, ALPHA_RANGE] (scaling is exact in any
-   * case; it only keeps α far from overflow and underflow), which spares most positions the
-   * division and the logarithm.
+   * Multiplies the α column at `at` (the transition sums) by exp(emission); returns the log of
+   * what was divided out of it, or NaN when the column's sum is 0 or not finite. The column is
+   * divided by its sum only when that sum leaves [1/SCALE_RANGE, SCALE_RANGE] (scaling is exact
+   * in any case; it only keeps α from overflow and underflow), which spares most positions
+   * the division and the logarithm.
    */
-  private weigh(emit: Float64Array, expEmit: Float64Array | undefined, at: number): number {
+  private weighExp(expEmit: Float64Array, at: number): number {
     const L = this.L;
     const alpha = this.alpha;
-    if (expEmit !== undefined) {
-      let total = 0;
-      for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
-      if (total > 0 && total < Infinity) {
-        const unscaled = total >= 1 / ALPHA_RANGE && total <= ALPHA_RANGE;
-        const scale = unscaled ? 1 : 1 / total;
-        for (let y = 0; y < L; y++)
-          alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
-        return unscaled ? 0 : Math.log(total);
-      }
-    }
+    let total = 0;
+    for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
+    if (!(total > 0 && total < Infinity)) return NaN;
+    const unscaled = total >= 1 / SCALE_RANGE && total <= SCALE_RANGE;
+    const scale = unscaled ? 1 : 1 / total;
+    for (let y = 0; y < L; y++)
+      alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
+    return unscaled ? 0 : Math.log(total);
+  }
+
+  /** As weighExp from log-space scores: exp(emission − the column's max), then divided by the sum. */
+  private weigh(emit: Float64Array, at: number): number {
+    const L = this.L;
+    const alpha = this.alpha;
     const shift = maxOf(emit, at, L);
     let total = 0;
     for (let y = 0; y < L; y++) {
@@ -152,46 +219,74 @@ export class Decoder {
   }
 
   /**
-   * Position t: Viterbi's column and back-pointers, α's column before the emissions. `top` is
-   * the best label of the previous column; returns the best of this one.
+   * Viterbi's column t and back-pointers in linear space. `top` is the best label of the
+   * previous column; returns the best of this one.
    */
-  private step(emit: Float64Array, t: number, top: number): number {
+  private stepExp(expEmit: Float64Array, t: number, top: number): number {
     const L = this.L;
-    const { best, back, transT } = this;
+    const { best, back, candidates } = this;
     const prev = (t - 1) * L;
     const here = t * L;
-    const count = this.viterbiCandidates(prev, top);
+    const count = this.viterbiCandidatesExp(prev, top);
     let bestHere = 0;
-    const candidates = this.candidates;
     if (count === 1) {
       // The usual case on address lines: one label dominates all others.
       const q = candidates[0] as number;
       const from = best[prev + q] as number;
+      const row = q * L;
+      const expTrans = this.expTrans;
       for (let y = 0; y < L; y++) {
-        const s = from + (transT[y * L + q] as number) + (emit[here + y] as number);
+        const s = from * (expTrans[row + y] as number) * (expEmit[here + y] as number);
         best[here + y] = s;
         back[here + y] = q;
         if (s > (best[here + bestHere] as number)) bestHere = y;
       }
-    } else {
-      for (let y = 0; y < L; y++) {
-        const row = y * L;
-        let most = -Infinity;
-        let mostAt = 0;
-        for (let i = 0; i < count; i++) {
-          const p = candidates[i] as number;
-          const s = (best[prev + p] as number) + (transT[row + p] as number);
-          if (s > most) {
-            most = s;
-            mostAt = p;
-          }
-        }
-        best[here + y] = most + (emit[here + y] as number);
-        back[here + y] = mostAt;
-        if ((best[here + y] as number) > (best[here + bestHere] as number)) bestHere = y;
-      }
+      return bestHere;
     }
-    this.forward(prev, here);
+    const expTransT = this.expTransT;
+    for (let y = 0; y < L; y++) {
+      const row = y * L;
+      let most = -1;
+      let mostAt = 0;
+      for (let i = 0; i < count; i++) {
+        const p = candidates[i] as number;
+        const s = (best[prev + p] as number) * (expTransT[row + p] as number);
+        if (s > most) {
+          most = s;
+          mostAt = p;
+        }
+      }
+      best[here + y] = most * (expEmit[here + y] as number);
+      back[here + y] = mostAt;
+      if ((best[here + y] as number) > (best[here + bestHere] as number)) bestHere = y;
+    }
+    return bestHere;
+  }
+
+  /** Viterbi's column t and back-pointers from log-space scores; as stepExp. */
+  private step(emit: Float64Array, t: number, top: number): number {
+    const L = this.L;
+    const { best, back, transT, candidates } = this;
+    const prev = (t - 1) * L;
+    const here = t * L;
+    const count = this.viterbiCandidates(prev, top);
+    let bestHere = 0;
+    for (let y = 0; y < L; y++) {
+      const row = y * L;
+      let most = -Infinity;
+      let mostAt = 0;
+      for (let i = 0; i < count; i++) {
+        const p = candidates[i] as number;
+        const s = (best[prev + p] as number) + (transT[row + p] as number);
+        if (s > most) {
+          most = s;
+          mostAt = p;
+        }
+      }
+      best[here + y] = most + (emit[here + y] as number);
+      back[here + y] = mostAt;
+      if ((best[here + y] as number) > (best[here + bestHere] as number)) bestHere = y;
+    }
     return bestHere;
   }
 
@@ -244,15 +339,30 @@ export class Decoder {
     }
     return count;
   }
+
+  /** As viterbiCandidates on the linear-space column: δ[p] · exp(dominance[p][q]) against δ[q]. */
+  private viterbiCandidatesExp(prev: number, q: number): number {
+    const L = this.L;
+    const { best, expDominance, candidates } = this;
+    const bar = (best[prev + q] as number) * (1 - DOMINANCE_MARGIN);
+    let count = 0;
+    for (let p = 0; p < L; p++) {
+      if ((best[prev + p] as number) * (expDominance[p * L + q] as number) >= bar) candidates[count++] = p;
+    }
+    return count;
+  }
 }
 
-/** Bounds of an α column's sum inside which it is left unscaled (Decoder.weigh). */
-const ALPHA_RANGE = 1e100;
+/** Bounds inside which a linear-space column (δ's best, α's sum) is left unscaled. */
+const SCALE_RANGE = 1e100;
 
 /** Labels per block of the forward product (Decoder.forward keeps this many sums). */
 const FORWARD_BLOCK = 7;
 
-/** Slack on the dominance test, far above the rounding of sums of a few hundred weights. */
+/**
+ * Slack on the dominance test (additive in log space, relative in linear space), far above the
+ * rounding of sums or products of a few hundred weights.
+ */
 const DOMINANCE_MARGIN = 1e-9;
 
 /** Σ a[i + k] · b[j + k] for k < n, four partial sums (the loop is the decoder's hot spot). */
