@@ -2,7 +2,7 @@ import { addressType } from "./assembly/address-type.js";
 import { addBoxComponents } from "./assembly/box-components.js";
 import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
-import { foreignSpan } from "./assembly/foreign-signals.js";
+import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
 import { streetLabels } from "./assembly/street-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
@@ -24,6 +24,11 @@ export interface LabelledParse {
   model: ModelInfo;
   /** Warnings the backend raised itself (`ambiguous_city_street`, `model_unavailable` ...). */
   extraWarnings?: Warning[];
+  /**
+   * `foreignSpan(tokens, labels)` when the backend has looked already (assembly's relabelling
+   * of streets leaves the state labels it reads as they are); looked up when absent.
+   */
+  foreign?: ForeignSpan | null;
 }
 
 /** `low_confidence` below this (SPEC "Limits"). */
@@ -48,7 +53,7 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const lines = deliveryLines(type, draft.components);
   addTypeWarnings(draft, type, labels.intersectionAt);
   for (const line of lines) if (line.length > MAX_LINE) draft.warn("line_overflow");
-  const foreign = foreignSpan(tokens, labels.labels);
+  const foreign = parse.foreign !== undefined ? parse.foreign : foreignSpan(tokens, labels.labels);
   if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
   const confidence = roundConfidence(parse.confidence);

@@ -108,6 +108,7 @@ export class ModelParser implements Parser {
       confidence: probability ** (calibration?.exponent ?? 1),
       model: this.model,
       extraWarnings: guess === undefined ? [] : [guess],
+      foreign: null,
     };
     let answer: ParseAnswer | undefined;
     if (this.options.backOff && probability < MODEL_UNSURE) {

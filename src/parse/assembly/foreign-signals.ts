@@ -78,10 +78,14 @@ const UK_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const UK_INWARD = /^\d[A-Z]{2}$/;
 const NON_LATIN = /[^\u0020-\u024f]/;
 
-export function foreignSpan(
-  tokens: readonly Token[],
-  labels: readonly Label[],
-): { from: number; to: number } | null {
+/** Tokens [from, to) that mark a line as foreign. */
+export interface ForeignSpan {
+  from: number;
+  to: number;
+}
+
+/** The first sign of a foreign line (tokens labelled state excepted); null when there is none. */
+export function foreignSpan(tokens: readonly Token[], labels: readonly Label[]): ForeignSpan | null {
   for (let i = 0; i < tokens.length; i++) {
     if (labels[i] === "state") continue; // ARMED FORCES EUROPE ... AND CANADA is AE
     const text = tokens[i]!.text;
