@@ -46,7 +46,7 @@ const JOURNAL_APPLY_BATCH = 5000;
  * caller owns it), so that it counts in what an operator sees and changes.
  */
 export async function applyLeftoverUsage(db: Database, config: Pick<Config, "DATA_DIR">): Promise<void> {
-  if (db.kind === "pglite")
+  if (db instanceof PgliteThreadDatabase)
     await applyLeftoverJournals(db, { dir: usageJournalDir(config), applyBatch: JOURNAL_APPLY_BATCH });
 }
 
@@ -100,20 +100,20 @@ export async function openAccounts(
   // embedded PGlite: rows synced to a journal beside it and applied in large batches, since
   // every small transaction would cost the one event loop tens of microseconds.
   const usage: SettlingUsageLedger =
-    database.kind === "postgres"
-      ? new GroupCommitUsageLedger(database, {
-          windowMs: config.USAGE_COMMIT_WINDOW_MS,
-          maxBatch: 2000,
-          maxInFlight: 4,
-          onDurable,
-          ...(log ? { log } : {}),
-        })
-      : await JournalUsageLedger.open(database, {
+    database instanceof PgliteThreadDatabase
+      ? await JournalUsageLedger.open(database, {
           dir: usageJournalDir(config),
           applyEveryMs: JOURNAL_APPLY_MS,
           applyBatch: JOURNAL_APPLY_BATCH,
           onDurable,
           pendingSpend,
+          ...(log ? { log } : {}),
+        })
+      : new GroupCommitUsageLedger(database, {
+          windowMs: config.USAGE_COMMIT_WINDOW_MS,
+          maxBatch: 2000,
+          maxInFlight: 4,
+          onDurable,
           ...(log ? { log } : {}),
         });
   const requestLog = new SqlRequestLog(database, {

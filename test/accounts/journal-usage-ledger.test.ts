@@ -8,12 +8,13 @@ import { monthOf } from "../../src/accounts/sql/account-changes.js";
 import { readJournal } from "../../src/accounts/sql/journal-lines.js";
 import { JournalUsageLedger } from "../../src/accounts/sql/journal-usage-ledger.js";
 import { PendingSpend } from "../../src/accounts/sql/pending-spend.js";
+import type { PgliteThreadDatabase } from "../../src/accounts/sql/pglite-thread-database.js";
 import { openPgliteForTest } from "../support/databases.js";
 import type { TestDatabase } from "../support/databases.js";
 import { temporaryDir } from "../parcels/index-fixtures.js";
 
 describe("the usage journal of the embedded database", () => {
-  let database: TestDatabase;
+  let database: TestDatabase<PgliteThreadDatabase>;
   let admin: AccountAdmin;
   before(async () => {
     database = await openPgliteForTest();

@@ -62,8 +62,8 @@ export async function freshPostgres(): Promise<{ url: string; drop(): Promise<vo
   };
 }
 
-export interface TestDatabase {
-  db: Database;
+export interface TestDatabase<Db extends Database = Database> {
+  db: Db;
   /** Opens a second connection to the same database (another replica); PGlite has none. */
   another?: () => Promise<Database>;
   cleanup(): Promise<void>;
@@ -113,7 +113,7 @@ export async function pgliteTemplate(): Promise<Blob> {
 }
 
 /** The embedded database as the service runs it: PGlite on a thread of its own. */
-export async function openPgliteForTest(): Promise<TestDatabase> {
+export async function openPgliteForTest(): Promise<TestDatabase<PgliteThreadDatabase>> {
   const dir = mkdtempSync(join(tmpdir(), "situs-pglite-"));
   const db = await PgliteThreadDatabase.open(dir, await pgliteTemplate());
   await migrate(db);

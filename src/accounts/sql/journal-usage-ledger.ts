@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
 import type { UsageLedger, UsageRecord } from "../accounts.js";
-import type { Database } from "./database.js";
-import { billJournalText, journalLine } from "./journal-lines.js";
+import { journalLine } from "./journal-lines.js";
 import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
-import { PgliteThreadDatabase } from "./pglite-thread-database.js";
+import type { PgliteThreadDatabase } from "./pglite-thread-database.js";
 
 export interface JournalLedgerOptions {
   /** The journal's directory; one process owns it (the embedded database's lock guards both). */
@@ -80,7 +79,7 @@ export class JournalUsageLedger implements UsageLedger {
   private nextSequence: number;
 
   private constructor(
-    private readonly db: Database,
+    private readonly db: PgliteThreadDatabase,
     private readonly options: JournalLedgerOptions,
     sequence: number,
   ) {
@@ -91,7 +90,7 @@ export class JournalUsageLedger implements UsageLedger {
   }
 
   /** Applies journals left over from an earlier process, then opens a new one. */
-  static async open(db: Database, options: JournalLedgerOptions): Promise<JournalUsageLedger> {
+  static async open(db: PgliteThreadDatabase, options: JournalLedgerOptions): Promise<JournalUsageLedger> {
     const sequence = await applyLeftoverJournals(db, options);
     return new JournalUsageLedger(db, options, sequence + 1);
   }
@@ -244,7 +243,7 @@ async function syncDirectory(dir: string): Promise<void> {
  * `situs admin` while the service is stopped), so no journal is still being written.
  */
 export async function applyLeftoverJournals(
-  db: Database,
+  db: PgliteThreadDatabase,
   options: Pick<JournalLedgerOptions, "dir" | "applyBatch" | "log">,
 ): Promise<number> {
   mkdirSync(options.dir, { recursive: true });
@@ -269,8 +268,10 @@ export async function applyLeftoverJournals(
  * thread that answers requests one copy of its bytes. A journal small enough for Buffer's shared
  * pool is copied by postMessage instead of moved, which is as cheap at that size.
  */
-async function billJournal(db: Database, chunks: readonly Buffer[], batch: number): Promise<void> {
-  const bytes = Buffer.concat(chunks);
-  if (db instanceof PgliteThreadDatabase) await db.billJournal(bytes, batch);
-  else await billJournalText(db, bytes.toString("utf8"), batch);
+async function billJournal(
+  db: PgliteThreadDatabase,
+  chunks: readonly Buffer[],
+  batch: number,
+): Promise<void> {
+  await db.billJournal(Buffer.concat(chunks), batch);
 }
