@@ -89,7 +89,7 @@ export class EmissionScorer {
       const row = t * L;
       const own = this.vectors[t] as Float64Array;
       const place = this.placeVector(t);
-      this.locateNeighbours(t, n, L);
+      this.locateNeighbours(t, n);
       const [v0, v1, v2, v3] = this.from as [Float64Array, Float64Array, Float64Array, Float64Array];
       const { at } = this;
       const e0 = at[0] as number;
@@ -176,8 +176,8 @@ export class EmissionScorer {
    * The four neighbours of token t (NEIGHBOUR_OFFSETS) into `from` (their word vectors) and
    * `at` (where the exponentials of what each gives token t start).
    */
-  private locateNeighbours(t: number, n: number, L: number): void {
-    const { from, at } = this;
+  private locateNeighbours(t: number, n: number): void {
+    const { from, at, L } = this;
     for (let k = 0; k < 4; k++) {
       const u = t + (NEIGHBOUR_OFFSETS[k] as number);
       const inside = u >= 0 && u < n;
