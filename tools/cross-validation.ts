@@ -11,6 +11,7 @@ import {
   type WeightedLine,
 } from "./model-training.js";
 import {
+  describeComponentDifferences,
   describeError,
   entirelyRight,
   fitCalibrationExponent,
@@ -154,7 +155,10 @@ function scoreLine(
     labels: modelLabels,
     confidence: answer.confidence,
   });
-  if (!right && log) log(describeError(line.input, line.tokens, line.labels, modelLabels));
+  if (!right && log) {
+    log(describeError(line.input, line.tokens, line.labels, modelLabels));
+    log(`    ${answer.model.backend}: ${describeComponentDifferences(gold, answer.components)}`);
+  }
   const labelled = rules.label(line.tokens);
   const ruleLabels = labelled.labels;
   const ruled = rules.answer(line.input, line.tokens, labelled);

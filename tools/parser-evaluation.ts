@@ -135,3 +135,10 @@ export function describeError(
   );
   return `  ${input}\n    ${parts.join(" ")}`;
 }
+
+/** The components of a wrong answer that differ from gold's: `name gold → answer`. */
+export function describeComponentDifferences(gold: Components, components: Components): string {
+  return SCORED.filter((name) => gold[name] !== components[name])
+    .map((name) => `${name} ${gold[name] ?? "-"} → ${components[name] ?? "-"}`)
+    .join("; ");
+}

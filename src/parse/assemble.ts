@@ -1,5 +1,6 @@
 import { addressType } from "./assembly/address-type.js";
 import { addBoxComponents } from "./assembly/box-components.js";
+import { boxLabels } from "./assembly/box-labels.js";
 import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
@@ -42,7 +43,7 @@ const MAX_LINE = 40;
 export function assemble(parse: LabelledParse): ParseAnswer {
   const { input, tokens } = parse;
   if (tokens.length === 0) return emptyAnswer(parse);
-  const labels = secondStreetAsOther(streetLabels(tokens, parse.labels));
+  const labels = secondStreetAsOther(streetLabels(tokens, boxLabels(tokens, parse.labels)));
   const draft = new Draft(tokens, labelRuns(labels.labels));
   addStreetComponents(draft);
   addUnitComponents(draft);

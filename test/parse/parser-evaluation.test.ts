@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Components } from "../../src/parse/parse-answer.js";
-import { entirelyRight, Scoreboard } from "../../tools/parser-evaluation.js";
+import { describeComponentDifferences, entirelyRight, Scoreboard } from "../../tools/parser-evaluation.js";
 
 const gold: Components = { addressNumber: "1", streetName: "MAIN", streetSuffix: "ST", city: "BOISE" };
 
@@ -11,6 +11,16 @@ test("an answer is entirely right when every scored component equals the gold on
   assert.equal(entirelyRight(gold, { ...gold, zip5: "83702" }), false, "a component the gold lacks");
   const { city: _city, ...withoutCity } = gold;
   assert.equal(entirelyRight(gold, withoutCity), false, "a gold component missing");
+});
+
+test("a wrong answer's listing names each differing component with gold's value and the answer's", () => {
+  assert.equal(
+    describeComponentDifferences(gold, { ...gold, streetSuffix: "AVE", zip5: "83702", other: "ATTN" }),
+    "streetSuffix ST → AVE; zip5 - → 83702",
+  );
+  const { city: _city, ...withoutCity } = gold;
+  assert.equal(describeComponentDifferences(gold, withoutCity), "city BOISE → -");
+  assert.equal(describeComponentDifferences(gold, gold), "");
 });
 
 test("the scoreboard counts lines, tokens and per-component precision and recall", () => {

@@ -4,7 +4,7 @@ import type { Draft } from "./draft.js";
  * Rural route, highway contract and military box designators (Pub 28 §24x, §25x, §225) to their
  * standard forms (DECISIONS.md "Rural route / highway contract", "Military").
  */
-const ROUTE_TYPES: ReadonlyMap<string, string> = new Map([
+export const ROUTE_TYPES: ReadonlyMap<string, string> = new Map([
   ["RR", "RR"],
   ["R R", "RR"],
   ["RFD", "RR"],

@@ -1,5 +1,6 @@
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
+import { boxLabels } from "./box-labels.js";
 import { labelRuns } from "./draft.js";
 
 const STREET_LABELS: ReadonlySet<Label> = new Set(["addressNumber", "streetName", "streetSuffix"]);
@@ -15,8 +16,10 @@ const NAME_BREAKS: ReadonlySet<Label> = new Set([
  * Null when the labels can make one consistent address, else the reason. The model backend falls
  * back to the rules with `model_output_invalid` on a reason (SPEC "Warning object").
  */
-export function labelProblem(tokens: readonly Token[], labels: readonly Label[]): string | null {
-  if (tokens.length !== labels.length) return `${labels.length} labels for ${tokens.length} tokens`;
+export function labelProblem(tokens: readonly Token[], given: readonly Label[]): string | null {
+  if (tokens.length !== given.length) return `${given.length} labels for ${tokens.length} tokens`;
+  // Judged as assembly reads them: a route designator labelled as a box type is the route's.
+  const labels = boxLabels(tokens, given);
   const runs = labelRuns(labels);
   const count = (label: Label) => runs.filter((run) => run.label === label).length;
   const intersection = labels.includes("intersection");

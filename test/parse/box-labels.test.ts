@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { assemble, labelProblem } from "../../src/parse/assemble.js";
+import { boxLabels } from "../../src/parse/assembly/box-labels.js";
+import type { Label } from "../../src/parse/labels.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+
+const BT = "poBoxType";
+const BI = "poBoxId";
+const RT = "ruralRouteType";
+const RI = "ruralRouteId";
+const C = "city";
+const ST = "state";
+const Z = "zip5";
+const model = { name: "test", version: "0.0.0", backend: "model" } as const;
+
+/** The labels boxLabels gives a line labelled `labels` (one label per token). */
+function relabelled(line: string, labels: Label[]): readonly Label[] {
+  const tokens = tokenize(line);
+  assert.equal(tokens.length, labels.length, `${line}: one label per token`);
+  return boxLabels(tokens, labels);
+}
+
+function assembled(line: string, labels: Label[]) {
+  return assemble({ input: line, tokens: tokenize(line), labels, confidence: 0.9, model });
+}
+
+test("a route or military designator labelled as a box type is the route's, its number the route's", () => {
+  assert.deepEqual(relabelled("RR 422 Box, Douglassville, PA", [BT, BI, BT, C, ST]), [RT, RI, BT, C, ST]);
+  assert.deepEqual(relabelled("cmr 411 box 3568", [BT, BI, BT, BI]), [RT, RI, BT, BI]);
+  assert.deepEqual(relabelled("Star Route 3 Box 9", [BT, BT, BI, BT, BI]), [RT, RT, RI, BT, BI]);
+});
+
+test("a route number that starts with its designator gives the designator up", () => {
+  assert.deepEqual(relabelled("RR2 BOX 348", [RI, RI, BT, BI]), [RT, RI, BT, BI]);
+});
+
+test("PO boxes, routes already labelled and other box words are returned unchanged", () => {
+  const unchanged: Array<[string, Label[]]> = [
+    ["PO Box 5", [BT, BT, BI]],
+    ["Box 12 Marfa TX", [BT, BI, C, ST]],
+    ["Drawer 7", [BT, BI]],
+    ["RR 2 Box 152", [RT, RI, BT, BI]],
+    ["HC 1 Box 9", [RT, RI, RI, RI]],
+  ];
+  for (const [line, labels] of unchanged) assert.equal(relabelled(line, labels), labels, line);
+});
+
+test("assembly reads such a box group as DECISIONS.md does, as the rules parse it", () => {
+  const rules = new RuleParser();
+  const cases: Array<[string, Label[]]> = [
+    ["RR 2 Box 152, Canton, OH 44730", [BT, BI, BT, BI, C, ST, Z]],
+    ["CMR 411 Box 3568 APO AE 09001", [BT, BI, BT, BI, C, ST, Z]],
+    ["RR2 BOX 348", [RI, RI, BT, BI]],
+  ];
+  for (const [line, labels] of cases) {
+    const answer = assembled(line, labels);
+    assert.deepEqual(answer.components, rules.parse(line).components, line);
+    assert.equal(answer.type, rules.parse(line).type, line);
+  }
+  const military = assembled("cmr 411 box 3568", [BT, BI, BT, BI]);
+  assert.equal(military.type, "military");
+  assert.deepEqual(military.components, { ruralRouteType: "CMR", ruralRouteId: "411 BOX 3568" });
+  assert.deepEqual(assembled("RR 422 Box", [BT, BI, BT]).components, {
+    ruralRouteType: "RR",
+    ruralRouteId: "422",
+  });
+});
+
+test("labels are judged as assembly reads them: a route whose designator is labelled a box type is valid", () => {
+  const line = "RR2 BOX 348";
+  assert.equal(labelProblem(tokenize(line), [RI, RI, BT, BI]), null);
+  assert.equal(labelProblem(tokenize("2 BOX 348"), [RI, BT, BI]), "a route number without its designator");
+});
