@@ -107,3 +107,20 @@ test("a unit number labelled with its designator in it takes that word as the de
     warnings: ["unit_id_without_type"],
   });
 });
+
+test("a number sign labelled as part of a PO box number is no part of it", () => {
+  const box = (line: string, labels: Label[]) =>
+    assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+  const BOX: Label[] = ["poBoxType", "poBoxType"];
+  for (const line of ["PO Box # 123", "PO Box No 123", "PO Box Number 123"]) {
+    const answer = box(line, [...BOX, "poBoxId", "poBoxId"]);
+    assert.equal(answer.components.poBoxId, "123", line);
+    assert.deepEqual(answer.lines, ["PO BOX 123"], line);
+  }
+  const zeros = box("PO Box # 0012", [...BOX, "poBoxId", "poBoxId"]);
+  assert.equal(zeros.components.poBoxId, "12");
+  assert.ok(zeros.warnings.some((warning) => warning.code === "leading_zero_removed"));
+  // A sign alone is the whole number given; a box number in two parts is kept joined.
+  assert.equal(box("PO Box #", [...BOX, "poBoxId"]).components.poBoxId, "#");
+  assert.equal(box("PO Box 12 A", [...BOX, "poBoxId", "poBoxId"]).components.poBoxId, "12A");
+});

@@ -68,8 +68,14 @@ export function addBoxComponents(draft: Draft): void {
   }
 }
 
+/** Words that only say "number" before a box's number (`PO BOX # 123`, `BOX NO 5`). */
+const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
+
 function poBoxNumber(draft: Draft, id: { text: string; from: number; to: number }): string {
-  const text = id.text.replace(/ /g, "");
+  const words = id.text.split(" ");
+  // The number sign is no part of the box's number (DECISIONS.md: the line is `PO BOX 123`).
+  if (words.length > 1 && NUMBER_SIGNS.has(words[0]!)) words.shift();
+  const text = words.join("");
   const stripped = stripZeros(text);
   if (stripped !== text) draft.warn("leading_zero_removed", id.from, id.to);
   return stripped;
