@@ -100,6 +100,20 @@ test("a unit number labelled with its designator in it takes that word as the de
       warnings: [],
     },
   );
+  // A designator that takes no number, labelled alone as the number: the designator, no number.
+  for (const [line, type] of [
+    ["3800 Louise Ave Frnt", "FRNT"],
+    ["1960 18th St Rear", "REAR"],
+    ["233 Wacker Dr lobby", "LBBY"],
+  ] as const) {
+    assert.deepEqual(unit(line, [...street, "occupancyId"]), { type, id: undefined, warnings: [] }, line);
+  }
+  // One that takes a number is no designator alone: `STE` labelled as the number stays the number.
+  assert.deepEqual(unit("303 Peachtree St Ste", [...street, "occupancyId"]), {
+    type: "#",
+    id: "STE",
+    warnings: ["unit_id_without_type"],
+  });
   // No designator in the number: `#`, with the warning.
   assert.deepEqual(unit("303 Peachtree St A 5", [...street, "occupancyId", "occupancyId"]), {
     type: "#",

@@ -57,6 +57,9 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   const leading = unit.type === undefined ? designator !== undefined : designator === "#";
   const id = idWords.length === 0 ? undefined : (leading ? idWords.slice(1) : idWords).join(" ");
   if (unit.type === undefined) {
+    // `REAR`, `LOBBY`, `FRNT` labelled alone as the number: a designator that takes none.
+    const alone = idWords.length === 1 ? standardUnitDesignator(idWords[0]!) : undefined;
+    if (alone !== undefined && !designatorNeedsNumber(alone)) return { type: alone };
     if (designator === undefined) draft.warn("unit_id_without_type", unit.id!.from, unit.id!.to);
     return { type: designator ?? "#", id: id! };
   }
