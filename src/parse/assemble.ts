@@ -27,7 +27,8 @@ export interface LabelledParse {
   extraWarnings?: Warning[];
   /**
    * `foreignSpan(tokens, labels)` when the backend has looked already (assembly's relabelling
-   * of streets leaves the state labels it reads as they are); looked up when absent.
+   * of streets and box groups leaves the state labels it reads as they are); looked up when
+   * absent.
    */
   foreign?: ForeignSpan | null;
 }

@@ -266,7 +266,8 @@ export async function applyLeftoverJournals(
  * Bills the rows of a journal's bytes. The embedded database reads and converts them on its own
  * thread (they are copied into one buffer and moved there), so applying a journal costs the
  * thread that answers requests one copy of its bytes. A journal small enough for Buffer's shared
- * pool is copied by postMessage instead of moved, which is as cheap at that size.
+ * pool is copied to that thread instead of moved (PgliteThreadDatabase.billJournal), which is as
+ * cheap at that size.
  */
 async function billJournal(
   db: PgliteThreadDatabase,

@@ -144,7 +144,14 @@ export class PgliteThreadDatabase implements Database {
    * bytes' buffer is moved to that thread: the caller must own all of it and not use it again.
    */
   billJournal(bytes: Uint8Array, batch: number): Promise<void> {
-    return this.call<void>({ op: "bill-journal", bytes, batch }, undefined, [bytes.buffer as ArrayBuffer]);
+    // Only a view of a whole buffer is moved: a small Buffer is a slice of Node's shared pool,
+    // which must not be detached (Node 21+ refuses to move it; 20 copies it), so it is copied.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    return this.call<void>(
+      { op: "bill-journal", bytes, batch },
+      undefined,
+      whole ? [bytes.buffer as ArrayBuffer] : [],
+    );
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { ROUTE_TYPES } from "./box-components.js";
+import { runEnd } from "./draft.js";
 
 /**
  * DECISIONS.md's reading of a box group, applied to any labelling before assembly (as
@@ -37,10 +38,4 @@ function isRouteDesignator(tokens: readonly Token[], from: number, to: number): 
   let text = tokens[from]!.text;
   for (let i = from + 1; i < to; i++) text += ` ${tokens[i]!.text}`;
   return ROUTE_TYPES.has(text);
-}
-
-function runEnd(labels: readonly Label[], from: number): number {
-  let end = from + 1;
-  while (end < labels.length && labels[end] === labels[from]) end++;
-  return end;
 }

@@ -11,6 +11,13 @@ export interface Run {
   to: number;
 }
 
+/** Where the run of `labels[from]`'s label that starts at `from` ends. */
+export function runEnd(labels: readonly Label[], from: number): number {
+  let end = from + 1;
+  while (end < labels.length && labels[end] === labels[from]) end++;
+  return end;
+}
+
 /** Groups consecutive tokens with the same label. */
 export function labelRuns(labels: readonly Label[]): Run[] {
   const runs: Run[] = [];

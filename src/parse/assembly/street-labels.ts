@@ -2,6 +2,7 @@ import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import { matchHighway } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
+import { runEnd } from "./draft.js";
 
 /**
  * DECISIONS.md's reading of a street, applied to any labelling before assembly. The rules label
@@ -42,13 +43,6 @@ function directionalsByPlace(labels: readonly Label[]): readonly Label[] {
 }
 
 const DIRECTIONAL: ReadonlySet<Label> = new Set(["predirectional", "postdirectional"]);
-
-/** Where the run of `labels[from]`'s label that starts at `from` ends. */
-function runEnd(labels: readonly Label[], from: number): number {
-  let end = from + 1;
-  while (end < labels.length && labels[end] === labels[from]) end++;
-  return end;
-}
 
 function relabelled(labels: readonly Label[], from: number, to: number, label: Label): Label[] {
   const copy = labels.slice();
