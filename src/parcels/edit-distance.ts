@@ -71,8 +71,10 @@ export function deletions(word: string, depth: number): Set<string> {
 export function damerauDistance(a: string, b: string): number {
   const sentinel = a.length + b.length;
   const width = b.length + 2;
-  const d = new Array<number>((a.length + 2) * width).fill(0);
-  const at = (i: number, j: number): number => d[i * width + j] ?? sentinel;
+  const size = (a.length + 2) * width;
+  // Every cell read below is written earlier in the same call, so the matrix is reused as is.
+  if (matrix.length < size) matrix = new Int32Array(Math.max(size, matrix.length * 2));
+  const d = matrix;
   d[0] = sentinel;
   for (let i = 0; i <= a.length; i++) {
     d[(i + 1) * width] = sentinel;
@@ -82,22 +84,34 @@ export function damerauDistance(a: string, b: string): number {
     d[j + 1] = sentinel;
     d[width + j + 1] = j;
   }
-  const lastRow = new Map<string, number>();
+  lastRowAscii.fill(0);
+  let lastRowOther: Map<number, number> | undefined;
   for (let i = 1; i <= a.length; i++) {
+    const letter = a.charCodeAt(i - 1);
     let lastColumn = 0;
     for (let j = 1; j <= b.length; j++) {
-      const k = lastRow.get(b[j - 1] ?? "") ?? 0;
+      const other = b.charCodeAt(j - 1);
+      const k = other < 128 ? (lastRowAscii[other] as number) : (lastRowOther?.get(other) ?? 0);
       const l = lastColumn;
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = letter === other ? 0 : 1;
       if (cost === 0) lastColumn = j;
       d[(i + 1) * width + j + 1] = Math.min(
-        at(i, j) + cost,
-        at(i + 1, j) + 1,
-        at(i, j + 1) + 1,
-        at(k, l) + (i - k - 1) + 1 + (j - l - 1),
+        (d[i * width + j] as number) + cost,
+        (d[(i + 1) * width + j] as number) + 1,
+        (d[i * width + j + 1] as number) + 1,
+        (d[k * width + l] as number) + (i - k - 1) + 1 + (j - l - 1),
       );
     }
-    lastRow.set(a[i - 1] ?? "", i);
+    if (letter < 128) lastRowAscii[letter] = i;
+    else (lastRowOther ??= new Map()).set(letter, i);
   }
-  return at(a.length + 1, b.length + 1);
+  return d[(a.length + 1) * width + b.length + 1] as number;
 }
+
+/**
+ * The matrix and the last-row table of `damerauDistance`, kept between calls: fuzzy lookup
+ * compares a query with dozens of names, and fresh arrays for each were most of its garbage.
+ * Letters outside ASCII (rare in street names) go to a map.
+ */
+let matrix = new Int32Array(256);
+const lastRowAscii = new Int32Array(128);

@@ -20,6 +20,33 @@ function naiveDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
+/** Unrestricted Damerau–Levenshtein (Lowrance & Wagner), fresh matrices and maps: the oracle. */
+function naiveDamerau(a: string, b: string): number {
+  const infinity = a.length + b.length;
+  const d = Array.from({ length: a.length + 2 }, () => new Array<number>(b.length + 2).fill(0));
+  d[0]![0] = infinity;
+  for (let i = 0; i <= a.length; i++) [d[i + 1]![0], d[i + 1]![1]] = [infinity, i];
+  for (let j = 0; j <= b.length; j++) [d[0]![j + 1], d[1]![j + 1]] = [infinity, j];
+  const lastRow = new Map<string, number>();
+  for (let i = 1; i <= a.length; i++) {
+    let lastColumn = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const k = lastRow.get(b[j - 1]!) ?? 0;
+      const l = lastColumn;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      if (cost === 0) lastColumn = j;
+      d[i + 1]![j + 1] = Math.min(
+        d[i]![j]! + cost,
+        d[i + 1]![j]! + 1,
+        d[i]![j + 1]! + 1,
+        d[k]![l]! + (i - k - 1) + 1 + (j - l - 1),
+      );
+    }
+    lastRow.set(a[i - 1]!, i);
+  }
+  return d[a.length + 1]![b.length + 1]!;
+}
+
 const name = fc.stringMatching(/^[A-E0-2 ]{1,9}$/);
 
 test("the bounded edit distance agrees with the full-matrix oracle up to its bound", () => {
@@ -48,6 +75,20 @@ test("Damerau–Levenshtein: symmetric, never above the restricted distance, tra
   assert.equal(damerauDistance("LINCOLN", "LINCNO"), 2, "drop L, swap ON (restricted: 3)");
   assert.equal(damerauDistance("CA", "ABC"), 2);
   assert.equal(damerauDistance("KITTEN", "SITTING"), 3);
+});
+
+test("Damerau–Levenshtein reuses its matrix between calls and agrees with the oracle", () => {
+  // Lengths vary from call to call (a longer call leaves cells a shorter one must not read),
+  // and letters beyond ASCII take the other path of the last-row table.
+  const word = fc.stringMatching(/^[A-DÑÉ1 ]{0,24}$/);
+  fc.assert(
+    fc.property(fc.array(fc.tuple(word, word), { minLength: 1, maxLength: 6 }), (pairs) => {
+      for (const [a, b] of pairs) assert.equal(damerauDistance(a, b), naiveDamerau(a, b), `${a} / ${b}`);
+    }),
+    { numRuns: 1000 },
+  );
+  assert.equal(damerauDistance("PEÑA", "PENA"), 1);
+  assert.equal(damerauDistance("ÉÑ", "ÑÉ"), 1);
 });
 
 test("the deletion index finds exactly the streets a brute-force scan finds", () => {
