@@ -72,9 +72,11 @@ export function damerauDistance(a: string, b: string): number {
   const sentinel = a.length + b.length;
   const width = b.length + 2;
   const size = (a.length + 2) * width;
-  // Every cell read below is written earlier in the same call, so the matrix is reused as is.
-  if (matrix.length < size) matrix = new Int32Array(Math.max(size, matrix.length * 2));
-  const d = matrix;
+  // Every cell read below is written earlier in the same call, so the matrix is reused as is;
+  // one for a freak of a query (a street name kilobytes long) is made for that call alone.
+  if (matrix.length < size && size <= MAX_KEPT_CELLS)
+    matrix = new Int32Array(Math.min(MAX_KEPT_CELLS, Math.max(size, matrix.length * 2)));
+  const d = matrix.length >= size ? matrix : new Int32Array(size);
   d[0] = sentinel;
   for (let i = 0; i <= a.length; i++) {
     d[(i + 1) * width] = sentinel;
@@ -114,4 +116,6 @@ export function damerauDistance(a: string, b: string): number {
  * Letters outside ASCII (rare in street names) go to a map.
  */
 let matrix = new Int32Array(256);
+/** The largest matrix kept between calls: two names of 254 letters. */
+const MAX_KEPT_CELLS = 256 * 256;
 const lastRowAscii = new Int32Array(128);

@@ -87,6 +87,9 @@ test("Damerau–Levenshtein reuses its matrix between calls and agrees with the 
     }),
     { numRuns: 1000 },
   );
+  // A query too long for the kept matrix gets one of its own; the next call is unharmed.
+  const long = "MAIN".repeat(80);
+  assert.equal(damerauDistance(long, `${long.slice(1)}X`), naiveDamerau(long, `${long.slice(1)}X`));
   assert.equal(damerauDistance("PEÑA", "PENA"), 1);
   assert.equal(damerauDistance("ÉÑ", "ÑÉ"), 1);
 });
