@@ -30,9 +30,10 @@ const CITY_MATCHES = 16;
  * The emission scores of a line, T × L, as their exponentials (what Decoder.decodeExp reads),
  * without listing its features one by one. Most of a token's features are a function of one
  * small value (src/parse/features.ts "LineAnalysis"): its word, signature and the comma after
- * it, its place code, each neighbour's word and signature. The weights of each group are summed once per value and kept with their
- * exponentials: per word (city-match bits, comma after) a vector for the word's own features and
- * one for each neighbour offset it can be seen from, per place code one vector. exp(score) of a
+ * it, its place code, each neighbour's word and signature. The weights of each group are summed
+ * once per value and kept with their exponentials: per word (city-match bits, comma after) a
+ * vector for the word's own features and one for each neighbour offset it can be seen from, per
+ * place code one vector. exp(score) of a
  * token is then a product of six cached vectors and the exponentiated weights of its two
  * bigrams, instead of ~30 look-ups and additions and L calls to Math.exp.
  *

@@ -199,7 +199,9 @@ export class JournalUsageLedger implements UsageLedger {
       const segment = this.closedSegments[0]!;
       await Promise.all(segment.writes);
       try {
-        await billJournal(this.db, segment.synced, this.options.applyBatch);
+        // PGlite's thread reads and converts the rows; this thread only joins the synced writes'
+        // bytes into one buffer, which is moved there (PgliteThreadDatabase.billJournal).
+        await this.db.billJournal(Buffer.concat(segment.synced), this.options.applyBatch);
         this.options.pendingSpend?.settle(segment.spend);
         segment.synced = [];
         await closeFd(segment.fd).catch(() => {});
@@ -255,24 +257,10 @@ export async function applyLeftoverJournals(
     sequence = Math.max(sequence, Number(SEGMENT.exec(name)![1]));
     const path = join(options.dir, name);
     const bytes = readFileSync(path);
-    await billJournal(db, [bytes], options.applyBatch);
+    const size = bytes.length; // the buffer is moved to PGlite's thread, and empty here after
+    await db.billJournal(bytes, options.applyBatch);
     await unlink(path);
-    if (bytes.length > 0) options.log?.info({ journal: name, bytes: bytes.length }, "usage journal applied");
+    if (size > 0) options.log?.info({ journal: name, bytes: size }, "usage journal applied");
   }
   return sequence;
-}
-
-/**
- * Bills the rows of a journal's bytes. The embedded database reads and converts them on its own
- * thread (they are copied into one buffer and moved there), so applying a journal costs the
- * thread that answers requests one copy of its bytes. A journal small enough for Buffer's shared
- * pool is copied to that thread instead of moved (PgliteThreadDatabase.billJournal), which is as
- * cheap at that size.
- */
-async function billJournal(
-  db: PgliteThreadDatabase,
-  chunks: readonly Buffer[],
-  batch: number,
-): Promise<void> {
-  await db.billJournal(Buffer.concat(chunks), batch);
 }
