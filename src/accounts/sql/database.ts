@@ -3,9 +3,14 @@
  * the embedded PGlite (DATA_DIR). Every statement is parameterized (`$1`…); no value is ever
  * spliced into SQL text.
  */
+import type { CopyColumn } from "./copy-binary.js";
+
 export type Row = Record<string, unknown>;
 
-/** A value of one column in a bulk copy: text, a number, or SQL NULL. */
+/**
+ * A value of one column in a bulk copy: text, a number (a timestamp as Unix milliseconds), or
+ * SQL NULL; the column's CopyType says how it is sent.
+ */
 export type CopyValue = string | number | null;
 
 export interface Queryable {
@@ -14,7 +19,11 @@ export interface Queryable {
    * Appends `rows` to `table` with COPY, the cheapest way into PostgreSQL per row. All or
    * nothing: a row that breaks a constraint (a duplicate key, code 23505) fails the whole copy.
    */
-  copyRows(table: string, columns: readonly string[], rows: readonly (readonly CopyValue[])[]): Promise<void>;
+  copyRows(
+    table: string,
+    columns: readonly CopyColumn[],
+    rows: readonly (readonly CopyValue[])[],
+  ): Promise<void>;
   /** Runs a script of several statements without parameters (migrations). */
   script(sql: string): Promise<void>;
 }
@@ -49,41 +58,27 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "23505";
 }
 
-/** Rows turned into one array per column: the parameters of an `unnest($1::…[], …)` insert. */
-export function columnsOf(rows: readonly (readonly CopyValue[])[], width: number): CopyValue[][] {
-  const columns: CopyValue[][] = Array.from({ length: width }, () => []);
-  for (const row of rows) for (let i = 0; i < width; i++) columns[i]!.push(row[i] ?? null);
-  return columns;
+/**
+ * Rows turned into one array per column: the parameters of an `unnest($1::…[], …)` insert, the
+ * way a batch goes in when its copy failed. Timestamps become ISO strings, which the array
+ * casts read.
+ */
+export function columnsOf(
+  rows: readonly (readonly CopyValue[])[],
+  columns: readonly CopyColumn[],
+): CopyValue[][] {
+  return columns.map((column, i) =>
+    rows.map((row) => {
+      const value = row[i] ?? null;
+      return column.type === "timestamptz" && typeof value === "number"
+        ? new Date(value).toISOString()
+        : value;
+    }),
+  );
 }
 
-/** The COPY text format of `rows`: tab-separated columns, `\N` for NULL, one line per row. */
-export function copyText(rows: readonly (readonly CopyValue[])[]): string {
-  let text = "";
-  for (const row of rows) {
-    for (let i = 0; i < row.length; i++) {
-      const value = row[i];
-      if (i > 0) text += "\t";
-      text +=
-        value === null || value === undefined
-          ? "\\N"
-          : typeof value === "number"
-            ? String(value)
-            : escapeCopy(value);
-    }
-    text += "\n";
-  }
-  return text;
-}
-
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-
-function escapeCopy(value: string): string {
-  return COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : value;
-}
-
-/** `COPY table (columns) FROM source` with every name quoted. */
-export function copyStatement(table: string, columns: readonly string[], source: string): string {
+/** `COPY table (columns) FROM source` in the binary format (copyBinary), every name quoted. */
+export function copyStatement(table: string, columns: readonly CopyColumn[], source: string): string {
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-  return `COPY ${quote(table)} (${columns.map(quote).join(", ")}) FROM ${source}`;
+  return `COPY ${quote(table)} (${columns.map((column) => quote(column.name)).join(", ")}) FROM ${source} WITH (FORMAT binary)`;
 }

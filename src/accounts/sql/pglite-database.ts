@@ -1,5 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
-import { copyStatement, copyText } from "./database.js";
+import { copyBinary } from "./copy-binary.js";
+import type { CopyColumn } from "./copy-binary.js";
+import { copyStatement } from "./database.js";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
 import { DirectoryLock } from "./directory-lock.js";
 
@@ -56,7 +58,7 @@ export class PgliteDatabase implements Database {
 
   async copyRows(
     table: string,
-    columns: readonly string[],
+    columns: readonly CopyColumn[],
     rows: readonly (readonly CopyValue[])[],
   ): Promise<void> {
     await copyBlob(this.db, table, columns, rows);
@@ -89,8 +91,10 @@ export class PgliteDatabase implements Database {
 async function copyBlob(
   db: Pick<PGlite, "query">,
   table: string,
-  columns: readonly string[],
+  columns: readonly CopyColumn[],
   rows: readonly (readonly CopyValue[])[],
 ): Promise<void> {
-  await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([copyText(rows)]) });
+  await db.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+    blob: new Blob([copyBinary(columns, rows)]),
+  });
 }

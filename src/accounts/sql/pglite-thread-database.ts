@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
+import type { CopyColumn } from "./copy-binary.js";
 
 /** What the main thread asks of the database thread (pglite-worker.ts). */
 export type WorkerRequest = { id: number } & (
@@ -8,7 +9,7 @@ export type WorkerRequest = { id: number } & (
   | {
       op: "copy";
       table: string;
-      columns: readonly string[];
+      columns: readonly CopyColumn[];
       rows: readonly (readonly CopyValue[])[];
       tx?: number;
     }
@@ -132,7 +133,7 @@ export class PgliteThreadDatabase implements Database {
 
   copyRows(
     table: string,
-    columns: readonly string[],
+    columns: readonly CopyColumn[],
     rows: readonly (readonly CopyValue[])[],
   ): Promise<void> {
     return this.queryable().copyRows(table, columns, rows);

@@ -23,7 +23,8 @@ export class PipelinedCopy implements pg.Submittable {
 
   constructor(
     private readonly statement: string,
-    private readonly data: string,
+    /** The rows in the statement's format: binary (copy-binary.ts) or text. */
+    private readonly data: Uint8Array | string,
   ) {
     this.done = new Promise((resolve, reject) => {
       this.settle = (error) => (error ? reject(error) : resolve(this.rowCount));
@@ -61,7 +62,7 @@ export class PipelinedCopy implements pg.Submittable {
 }
 
 /** Query ('Q'), CopyData ('d') and CopyDone ('c') of the frontend protocol, in one buffer. */
-function copyMessages(statement: string, data: string): Buffer {
+function copyMessages(statement: string, data: Uint8Array | string): Buffer {
   const statementBytes = Buffer.byteLength(statement);
   const dataBytes = Buffer.byteLength(data);
   const buffer = Buffer.allocUnsafe(5 + statementBytes + 1 + 5 + dataBytes + 5);
@@ -72,7 +73,11 @@ function copyMessages(statement: string, data: string): Buffer {
   buffer[at++] = 0;
   buffer[at++] = 0x64; // 'd'
   at = buffer.writeUInt32BE(4 + dataBytes, at);
-  at += buffer.write(data, at);
+  if (typeof data === "string") at += buffer.write(data, at);
+  else {
+    buffer.set(data, at);
+    at += data.length;
+  }
   buffer[at++] = 0x63; // 'c'
   buffer.writeUInt32BE(4, at);
   return buffer;

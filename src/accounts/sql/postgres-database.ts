@@ -1,5 +1,7 @@
 import pg from "pg";
-import { copyStatement, copyText } from "./database.js";
+import { copyBinary } from "./copy-binary.js";
+import type { CopyColumn } from "./copy-binary.js";
+import { copyStatement } from "./database.js";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
 import { PipelinedCopy } from "./pipelined-copy.js";
 
@@ -37,7 +39,7 @@ export class PostgresDatabase implements Database {
 
   async copyRows(
     table: string,
-    columns: readonly string[],
+    columns: readonly CopyColumn[],
     rows: readonly (readonly CopyValue[])[],
   ): Promise<void> {
     const client = await this.pool.connect();
@@ -101,10 +103,10 @@ export class PostgresDatabase implements Database {
 async function copyInto(
   client: pg.PoolClient,
   table: string,
-  columns: readonly string[],
+  columns: readonly CopyColumn[],
   rows: readonly (readonly CopyValue[])[],
 ): Promise<void> {
-  const copy = new PipelinedCopy(copyStatement(table, columns, "STDIN"), copyText(rows));
+  const copy = new PipelinedCopy(copyStatement(table, columns, "STDIN"), copyBinary(columns, rows));
   client.query(copy);
   await copy.done;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { RequestLog, RequestLogEntry } from "../accounts.js";
 import { columnsOf, isUniqueViolation } from "./database.js";
+import type { CopyColumn } from "./copy-binary.js";
 import type { CopyValue, Database, Queryable } from "./database.js";
 
 export interface RequestLogOptions {
@@ -14,17 +15,17 @@ export interface RequestLogOptions {
   log?: Logger;
 }
 
-const COLUMNS = [
-  "request_id",
-  "team_id",
-  "key_id",
-  "method",
-  "path",
-  "status",
-  "error_code",
-  "latency_ms",
-  "at",
-] as const;
+const COLUMNS: readonly CopyColumn[] = [
+  { name: "request_id", type: "text" },
+  { name: "team_id", type: "text" },
+  { name: "key_id", type: "text" },
+  { name: "method", type: "text" },
+  { name: "path", type: "text" },
+  { name: "status", type: "int4" },
+  { name: "error_code", type: "text" },
+  { name: "latency_ms", type: "float4" },
+  { name: "at", type: "timestamptz" },
+];
 
 const INSERT = `
   INSERT INTO request_logs (request_id, team_id, key_id, method, path, status, error_code, latency_ms, at)
@@ -106,7 +107,7 @@ export class SqlRequestLog implements RequestLog {
         // A request ID logged already (one a trusted proxy sent twice): the copy fails whole,
         // so the batch goes again row by row, skipping what exists.
         if (!isUniqueViolation(error)) throw error;
-        await this.insert(touched, (tx) => tx.query(INSERT, columnsOf(rows, COLUMNS.length)));
+        await this.insert(touched, (tx) => tx.query(INSERT, columnsOf(rows, COLUMNS)));
       }
       if (this.dropped > 0) {
         this.options.log?.warn({ dropped: this.dropped }, "request log entries dropped during an outage");
@@ -173,7 +174,7 @@ function copyRow(e: RequestLogEntry): CopyValue[] {
     e.status,
     e.errorCode,
     e.latencyMs,
-    e.at.toISOString(),
+    e.at.getTime(),
   ];
 }
 

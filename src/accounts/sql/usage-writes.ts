@@ -1,5 +1,6 @@
 import type { UsageRecord } from "../accounts.js";
 import { columnsOf, isUniqueViolation } from "./database.js";
+import type { CopyColumn } from "./copy-binary.js";
 import type { CopyValue, Database, Queryable } from "./database.js";
 
 /**
@@ -14,17 +15,17 @@ import type { CopyValue, Database, Queryable } from "./database.js";
  *   whatever had been added to month spend.
  * Credit left is derived from month spend (team-standing.ts), so billing writes no team row.
  */
-const COLUMNS = [
-  "request_id",
-  "team_id",
-  "key_id",
-  "operation",
-  "price_micros",
-  "at",
-  "method",
-  "path",
-  "latency_ms",
-] as const;
+const COLUMNS: readonly CopyColumn[] = [
+  { name: "request_id", type: "text" },
+  { name: "team_id", type: "text" },
+  { name: "key_id", type: "text" },
+  { name: "operation", type: "text" },
+  { name: "price_micros", type: "int8" },
+  { name: "at", type: "timestamptz" },
+  { name: "method", type: "text" },
+  { name: "path", type: "text" },
+  { name: "latency_ms", type: "float4" },
+];
 
 const INPUT = `
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[],
@@ -70,7 +71,7 @@ export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): P
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, COLUMNS.length));
+  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, COLUMNS));
   return Number(inserted[0]?.inserted ?? 0);
 }
 
@@ -78,7 +79,7 @@ export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): P
 export async function voidUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
   return db.transaction(async (tx) => {
-    await tx.query(TOMBSTONE, columnsOf(records.map(copyRow), COLUMNS.length));
+    await tx.query(TOMBSTONE, columnsOf(records.map(copyRow), COLUMNS));
     const rows = await tx.query<{ refunded: unknown }>(REFUND, [records.map((r) => r.requestId)]);
     return Number(rows[0]?.refunded ?? 0);
   });
@@ -96,7 +97,7 @@ function copyRow(r: UsageRecord): CopyValue[] {
     r.keyId,
     r.operation,
     r.priceMicros,
-    r.at.toISOString(),
+    r.at.getTime(),
     log?.method ?? null,
     log?.path ?? null,
     log?.latencyMs ?? null,

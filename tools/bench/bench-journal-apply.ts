@@ -1,0 +1,59 @@
+/**
+ * What applying the usage journal costs the embedded database: CPU per usage row of
+ * `billJournalText` (the journal's lines read, copied into usage_records, month spend updated
+ * by the trigger), with PGlite in this thread so every microsecond is counted. In the service
+ * this runs on PGlite's own thread, which shares the machine's cores with the one answering.
+ *   node dist/tools/bench/bench-journal-apply.js [--rows 4000] [--rounds 25]
+ * Prints the median and the best round, after two unmeasured rounds.
+ */
+import { parseArgs } from "node:util";
+import { journalLine, billJournalText } from "../../src/accounts/sql/journal-lines.js";
+import { migrate } from "../../src/accounts/sql/migrations.js";
+import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/accounts/sql/demo-team.js";
+
+const { values } = parseArgs({
+  options: { rows: { type: "string", default: "4000" }, rounds: { type: "string", default: "25" } },
+});
+const rows = Number(values.rows);
+const rounds = Number(values.rounds);
+
+const db = await PgliteDatabase.open(undefined);
+try {
+  await migrate(db);
+  await ensureDemoTeam(db);
+  let sequence = 0;
+  const journal = (): string => {
+    const now = Date.now();
+    let text = "";
+    for (let i = 0; i < rows; i++) {
+      sequence++;
+      text += journalLine({
+        requestId: `req_bench${String(sequence).padStart(20, "0")}`,
+        teamId: DEMO_TEAM_ID,
+        keyId: "key_bench",
+        operation: "parse",
+        priceMicros: 100,
+        at: new Date(now + i),
+        log: { method: "POST", path: "/v1/parse", latencyMs: 0.125 },
+      });
+    }
+    return text;
+  };
+  const perRow: number[] = [];
+  for (let round = 0; round < rounds + 2; round++) {
+    const text = journal();
+    const start = process.cpuUsage();
+    await billJournalText(db, text, 2000);
+    const used = process.cpuUsage(start);
+    if (round >= 2) perRow.push((used.user + used.system) / rows);
+  }
+  perRow.sort((a, b) => a - b);
+  const [billed] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM usage_records");
+  process.stdout.write(
+    `journal applied to PGlite: ${perRow[perRow.length >> 1]!.toFixed(2)} µs of CPU per usage row median, ` +
+      `${perRow[0]!.toFixed(2)} best (${rounds} rounds of ${rows} rows; ${billed?.n} rows billed)\n`,
+  );
+} finally {
+  await db.close();
+}
