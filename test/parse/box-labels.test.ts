@@ -73,3 +73,35 @@ test("labels are judged as assembly reads them: a route whose designator is labe
   assert.equal(labelProblem(tokenize(line), [RI, RI, BT, BI]), null);
   assert.equal(labelProblem(tokenize("2 BOX 348"), [RI, BT, BI]), "a route number without its designator");
 });
+
+test("of two box groups the post office box is kept and the other becomes a unit, its number apart", () => {
+  const OT = "occupancyType";
+  const OI = "occupancyId";
+  assert.deepEqual(relabelled("po box 790322 bin 150003", [BT, BT, BI, BT, BI]), [BT, BT, BI, OT, OI]);
+  assert.deepEqual(relabelled("lockbox 9351 po box 8500", [BT, BI, BT, BT, BI]), [OT, OI, BT, BT, BI]);
+  assert.deepEqual(relabelled("PO Box # 123 Box 45", [BT, BT, BT, BI, BT, BI]), [BT, BT, BT, BI, OT, OI]);
+  // No post office designator: the last group is the box.
+  assert.deepEqual(relabelled("Box 12 Drawer 7", [BT, BI, BT, BI]), [OT, OI, BT, BI]);
+  const rules = new RuleParser();
+  const cases: Array<[string, Label[], string, string]> = [
+    ["po box 790322 bin 150003 st louis mo 63179", [BT, BT, BI, BT, BI, C, C, ST, Z], "790322", "BIN 150003"],
+    ["PO Box 123 Box 45, Springfield IL 62701", [BT, BT, BI, BT, BI, C, ST, Z], "123", "BOX 45"],
+    [
+      "lockbox 9351 po box 8500 philadelphia pa 19178",
+      [BT, BI, BT, BT, BI, C, ST, Z],
+      "8500",
+      "LOCKBOX 9351",
+    ],
+  ];
+  for (const [line, labels, box, unit] of cases) {
+    const answer = assembled(line, labels);
+    assert.equal(answer.components.poBoxId, box, line);
+    assert.equal(`${answer.components.occupancyType} ${answer.components.occupancyId}`, unit, line);
+    assert.equal(
+      answer.warnings.some((w) => w.code === "discontiguous_component"),
+      false,
+      line,
+    );
+    assert.deepEqual(rules.parse(line).components, answer.components, `${line}: the rules read it alike`);
+  }
+});

@@ -12,7 +12,8 @@ import { runEnd } from "./draft.js";
  * - a box-type run that is a route or military designator becomes the route's type, and the
  *   box number right after it the route's number (a later `BOX 3568` is then the route's box);
  * - a route number run that starts with the designator (`RR2` split as `RR 2`) gives it up as
- *   the route's type.
+ *   the route's type;
+ * and on a line with no route, of two box groups one is kept as the box (keepOneBoxGroup).
  * Returns `labels` itself when nothing changes.
  */
 export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -31,8 +32,72 @@ export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): r
     copy[id] = "ruralRouteType";
     return copy;
   }
-  return labels;
+  // Most lines have no second box group: they are left alone without a copy (assembly runs on
+  // every parse).
+  if (box < 0 || boxGroupCount(labels) < 2) return labels;
+  const copy = labels.slice();
+  keepOneBoxGroup(
+    tokens.map((token) => token.text),
+    copy,
+  );
+  return copy;
 }
+
+/**
+ * With two box groups on a line (`BIN 141987 PO BOX 1627`, `PO BOX 790322 BIN 150003`,
+ * `LOCKBOX 9351 PO BOX 8500`), one is the box and the others are sorting codes, kept as units
+ * with their designators as typed; their numbers are never run together into one box number.
+ * The box is the last group whose designator names a post office box (PO BOX, POB, …), or
+ * the last group when none does. A group is a poBoxType run and the poBoxId run right after
+ * it. Relabels `labels` in place (the rules' labeller and assembly share this); returns
+ * whether anything changed.
+ */
+export function keepOneBoxGroup(texts: readonly string[], labels: Array<Label | undefined>): boolean {
+  const groups: Array<{ from: number; to: number; postOffice: boolean }> = [];
+  for (let i = 0; i < labels.length; i++) {
+    if (labels[i] !== "poBoxType" || labels[i - 1] === "poBoxType") continue;
+    const typeEnd = runEnd(labels, i);
+    const to = labels[typeEnd] === "poBoxId" ? runEnd(labels, typeEnd) : typeEnd;
+    groups.push({ from: i, to, postOffice: POST_OFFICE_BOXES.has(designator(texts, i, typeEnd)) });
+  }
+  if (groups.length < 2) return false;
+  const kept = groups.findLast((group) => group.postOffice) ?? groups[groups.length - 1]!;
+  for (const group of groups) {
+    if (group === kept) continue;
+    for (let i = group.from; i < group.to; i++)
+      labels[i] = labels[i] === "poBoxType" ? "occupancyType" : "occupancyId";
+  }
+  return true;
+}
+
+/** How many poBoxType runs (box groups) a labelling has. */
+function boxGroupCount(labels: readonly Label[]): number {
+  let count = 0;
+  for (let i = 0; i < labels.length; i++)
+    if (labels[i] === "poBoxType" && labels[i - 1] !== "poBoxType") count++;
+  return count;
+}
+
+/** Designators that name a post office box (DECISIONS.md "PO box"; a number sign after them aside). */
+const POST_OFFICE_BOXES: ReadonlySet<string> = new Set([
+  "PO BOX",
+  "P O BOX",
+  "POST OFFICE BOX",
+  "GPO BOX",
+  "POST BOX",
+  "POB",
+  "P O B",
+  "PO",
+  "POST OFFICE",
+]);
+
+function designator(texts: readonly string[], from: number, to: number): string {
+  let end = to;
+  while (end > from + 1 && NUMBER_SIGNS.has(texts[end - 1]!)) end--;
+  return texts.slice(from, end).join(" ");
+}
+
+const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
 
 function isRouteDesignator(tokens: readonly Token[], from: number, to: number): boolean {
   let text = tokens[from]!.text;

@@ -12,7 +12,7 @@ export interface Run {
 }
 
 /** Where the run of `labels[from]`'s label that starts at `from` ends. */
-export function runEnd(labels: readonly Label[], from: number): number {
+export function runEnd(labels: readonly (Label | undefined)[], from: number): number {
   let end = from + 1;
   while (end < labels.length && labels[end] === labels[from]) end++;
   return end;

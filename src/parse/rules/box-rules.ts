@@ -1,3 +1,4 @@
+import { keepOneBoxGroup } from "../assembly/box-labels.js";
 import { isUnitId, startsWithDigit } from "./word-classes.js";
 import type { Labelling } from "./labelling.js";
 
@@ -12,21 +13,8 @@ export function labelBoxes(l: Labelling): void {
     const taken = generalDelivery(l, i) || route(l, i) || military(l, i) || poBox(l, i);
     if (taken > 0) i += taken - 1;
   }
-  keepLastBox(l);
-}
-
-/**
- * `BIN 141987 PO BOX 1627`, `LOCKBOX 9351 PO BOX 8500`: with two box groups the last is the
- * box; an earlier one is a sorting code, kept as a unit with its designator as typed.
- */
-function keepLastBox(l: Labelling): void {
-  const last = l.labels.lastIndexOf("poBoxType");
-  let groupStart = last;
-  while (groupStart > 0 && l.labels[groupStart - 1] === "poBoxType") groupStart--;
-  for (let i = 0; i < groupStart; i++) {
-    if (l.labels[i] === "poBoxType") l.labels[i] = "occupancyType";
-    else if (l.labels[i] === "poBoxId") l.labels[i] = "occupancyId";
-  }
+  // Two box groups: one is the box, the others units (assembly reads any labelling so too).
+  keepOneBoxGroup(l.texts, l.labels);
 }
 
 type Phrase = readonly string[];
