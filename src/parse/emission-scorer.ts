@@ -33,9 +33,9 @@ const CITY_MATCHES = 16;
  * it, its place code, each neighbour's word and signature. The weights of each group are summed
  * once per value and kept with their exponentials: per word (city-match bits, comma after) a
  * vector for the word's own features and one for each neighbour offset it can be seen from, per
- * place code one vector. exp(score) of a
- * token is then a product of six cached vectors and the exponentiated weights of its two
- * bigrams, instead of ~30 look-ups and additions and L calls to Math.exp.
+ * place code one vector. exp(score) of a token is then a product of six cached vectors and the
+ * exponentiated weights of its two bigrams, instead of ~30 look-ups and additions and L calls
+ * to Math.exp.
  *
  * `logScores` sums the same vectors; both equal `emissions(weights, features)` over
  * FeatureExtractor.extract (and its exponential), up to rounding

@@ -69,7 +69,7 @@ export function addBoxComponents(draft: Draft): void {
 }
 
 /** Words that only say "number" before a box's number (`PO BOX # 123`, `BOX NO 5`). */
-const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
+export const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
 
 function poBoxNumber(draft: Draft, id: { text: string; from: number; to: number }): string {
   const words = id.text.split(" ");

@@ -1,6 +1,6 @@
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
-import { ROUTE_TYPES } from "./box-components.js";
+import { NUMBER_SIGNS, ROUTE_TYPES } from "./box-components.js";
 import { runEnd } from "./draft.js";
 
 /**
@@ -49,33 +49,35 @@ export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): r
  * with their designators as typed; their numbers are never run together into one box number.
  * The box is the last group whose designator names a post office box (PO BOX, POB, …), or
  * the last group when none does. A group is a poBoxType run and the poBoxId run right after
- * it. Relabels `labels` in place (the rules' labeller and assembly share this); returns
- * whether anything changed.
+ * it. Relabels `labels` in place (the rules' labeller and assembly share this).
  */
-export function keepOneBoxGroup(texts: readonly string[], labels: Array<Label | undefined>): boolean {
+export function keepOneBoxGroup(texts: readonly string[], labels: Array<Label | undefined>): void {
+  // Most labellings have no second group: nothing to list (the rules label every line).
+  if (boxGroupCount(labels) < 2) return;
   const groups: Array<{ from: number; to: number; postOffice: boolean }> = [];
   for (let i = 0; i < labels.length; i++) {
-    if (labels[i] !== "poBoxType" || labels[i - 1] === "poBoxType") continue;
+    if (!startsBoxGroup(labels, i)) continue;
     const typeEnd = runEnd(labels, i);
     const to = labels[typeEnd] === "poBoxId" ? runEnd(labels, typeEnd) : typeEnd;
     groups.push({ from: i, to, postOffice: POST_OFFICE_BOXES.has(designator(texts, i, typeEnd)) });
   }
-  if (groups.length < 2) return false;
   const kept = groups.findLast((group) => group.postOffice) ?? groups[groups.length - 1]!;
   for (const group of groups) {
     if (group === kept) continue;
     for (let i = group.from; i < group.to; i++)
       labels[i] = labels[i] === "poBoxType" ? "occupancyType" : "occupancyId";
   }
-  return true;
 }
 
-/** How many poBoxType runs (box groups) a labelling has. */
-function boxGroupCount(labels: readonly Label[]): number {
+/** How many box groups (poBoxType runs) a labelling has. */
+function boxGroupCount(labels: readonly (Label | undefined)[]): number {
   let count = 0;
-  for (let i = 0; i < labels.length; i++)
-    if (labels[i] === "poBoxType" && labels[i - 1] !== "poBoxType") count++;
+  for (let i = 0; i < labels.length; i++) if (startsBoxGroup(labels, i)) count++;
   return count;
+}
+
+function startsBoxGroup(labels: readonly (Label | undefined)[], i: number): boolean {
+  return labels[i] === "poBoxType" && labels[i - 1] !== "poBoxType";
 }
 
 /** Designators that name a post office box (DECISIONS.md "PO box"; a number sign after them aside). */
@@ -96,8 +98,6 @@ function designator(texts: readonly string[], from: number, to: number): string 
   while (end > from + 1 && NUMBER_SIGNS.has(texts[end - 1]!)) end--;
   return texts.slice(from, end).join(" ");
 }
-
-const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
 
 function isRouteDesignator(tokens: readonly Token[], from: number, to: number): boolean {
   let text = tokens[from]!.text;
