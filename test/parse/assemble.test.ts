@@ -133,7 +133,12 @@ test("a number sign labelled as part of a PO box number is no part of it", () =>
   }
   const zeros = box("PO Box # 0012", [...BOX, "poBoxId", "poBoxId"]);
   assert.equal(zeros.components.poBoxId, "12");
-  assert.ok(zeros.warnings.some((warning) => warning.code === "leading_zero_removed"));
+  // The warning points at the number as typed, without its sign.
+  const zeroWarning = zeros.warnings.find((warning) => warning.code === "leading_zero_removed");
+  assert.deepEqual([zeroWarning?.start, zeroWarning?.end], [9, 13]);
+  const unsigned = box("PO Box 0012", [...BOX, "poBoxId"]);
+  const unsignedWarning = unsigned.warnings.find((warning) => warning.code === "leading_zero_removed");
+  assert.deepEqual([unsignedWarning?.start, unsignedWarning?.end], [7, 11]);
   // A sign alone is the whole number given; a box number in two parts is kept joined.
   assert.equal(box("PO Box #", [...BOX, "poBoxId"]).components.poBoxId, "#");
   assert.equal(box("PO Box 12 A", [...BOX, "poBoxId", "poBoxId"]).components.poBoxId, "12A");

@@ -73,11 +73,13 @@ export const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
 
 function poBoxNumber(draft: Draft, id: { text: string; from: number; to: number }): string {
   const words = id.text.split(" ");
-  // The number sign is no part of the box's number (DECISIONS.md: the line is `PO BOX 123`).
-  if (words.length > 1 && NUMBER_SIGNS.has(words[0]!)) words.shift();
+  // The number sign is no part of the box's number (DECISIONS.md: the line is `PO BOX 123`),
+  // nor of the span a warning about the number points at. Each word is one token.
+  const signed = words.length > 1 && NUMBER_SIGNS.has(words[0]!);
+  if (signed) words.shift();
   const text = words.join("");
   const stripped = stripZeros(text);
-  if (stripped !== text) draft.warn("leading_zero_removed", id.from, id.to);
+  if (stripped !== text) draft.warn("leading_zero_removed", signed ? id.from + 1 : id.from, id.to);
   return stripped;
 }
 
