@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { usZipPlaces } from "../zip-places.js";
 
 /**
  * The national places gazetteer (DECISIONS.md "Places"): US ZIP codes with their city, state and
@@ -12,15 +12,6 @@ export interface Place {
   state: string;
   lat: number;
   lon: number;
-}
-
-interface ZipcodesEntry {
-  zip: string;
-  latitude: number;
-  longitude: number;
-  city: string;
-  state: string;
-  country: string;
 }
 
 export class Gazetteer {
@@ -96,22 +87,16 @@ function cellKey(lat: number, lon: number): string {
 
 let national: Gazetteer | undefined;
 
-/** The gazetteer of the `zipcodes` package, loaded once (about 40 ms). */
+/** The gazetteer of the `zipcodes` package's US ZIPs (src/zip-places.ts), built once. */
 export function nationalGazetteer(): Gazetteer {
-  if (national) return national;
-  const require = createRequire(import.meta.url);
-  const { codes } = require("zipcodes/lib/codes.js") as { codes: Record<string, ZipcodesEntry> };
-  const places: Place[] = [];
-  for (const entry of Object.values(codes)) {
-    if (entry.country !== "US" || !/^\d{5}$/.test(entry.zip)) continue;
-    places.push({
-      zip5: entry.zip,
-      city: entry.city.toUpperCase(),
-      state: entry.state,
-      lat: entry.latitude,
-      lon: entry.longitude,
-    });
-  }
-  national = new Gazetteer(places);
+  national ??= new Gazetteer(
+    usZipPlaces().map((place) => ({
+      zip5: place.zip,
+      city: place.city,
+      state: place.state,
+      lat: place.lat,
+      lon: place.lon,
+    })),
+  );
   return national;
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { usZipPlaces } from "../zip-places.js";
 
 /**
  * US places from the `zipcodes` npm package (pinned; 42,555 US ZIPs with city and state,
@@ -10,10 +9,6 @@ export interface Place {
   zip: string;
   city: string;
   state: string;
-}
-
-interface ZipcodesModule {
-  codes: Record<string, { zip: string; city: string; state: string; country: string }>;
 }
 
 export class Gazetteer {
@@ -63,7 +58,7 @@ export class Gazetteer {
  * and `/` separate words, other punctuation dropped (`ST. LOUIS` → `ST LOUIS`). A simpler
  * pass than tokenize() itself, which would cost ~0.5 s over 30,000 names at start.
  */
-function cityWords(city: string): string[] {
+export function cityWords(city: string): string[] {
   return city
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
@@ -74,41 +69,12 @@ function cityWords(city: string): string[] {
     .filter((word) => word !== "");
 }
 
-/**
- * US places of the package's data file (`exports.codes = {"10001":{"zip":"10001","latitude":
- * ...,"city":"New York","state":"NY","country":"US"}, ...}`), scanned with one regular
- * expression: a quarter of the time JSON.parse takes to build the 44,000 objects, a tenth of
- * what `require` takes to compile 5 MB of JavaScript. The file holds no escaped characters; a
- * layout change (no match) falls back to `require`.
- */
-const US_PLACE =
-  /"zip":"(\d{5})","latitude":[^,]*,"longitude":[^,]*,"city":"([^"\\]*)","state":"([A-Z]{2})","country":"US"/g;
-
-function readUsPlaces(): Place[] {
-  const require = createRequire(import.meta.url);
-  const text = readFileSync(require.resolve("zipcodes/lib/codes.js"), "utf8");
-  const places: Place[] = [];
-  for (const match of text.matchAll(US_PLACE)) {
-    places.push({ zip: match[1] ?? "", city: (match[2] ?? "").toUpperCase(), state: match[3] ?? "" });
-  }
-  // In the order Object.values gave (the synthetic generator draws by index, and training must
-  // not depend on the reader): integer-like keys ascending first, `0xxxx` keys in file order after.
-  if (places.length > 0)
-    return [
-      ...places.filter((p) => p.zip[0] !== "0").sort((a, b) => Number(a.zip) - Number(b.zip)),
-      ...places.filter((p) => p.zip[0] === "0"),
-    ];
-  return Object.values((require("zipcodes") as ZipcodesModule).codes)
-    .filter((code) => code.country === "US")
-    .map((code) => ({ zip: code.zip, city: code.city.toUpperCase(), state: code.state }));
-}
-
 let shared: Gazetteer | undefined;
 
 /** The package's US places, loaded once on first use. */
 export function usGazetteer(): Gazetteer {
   if (shared === undefined) {
-    shared = new Gazetteer(readUsPlaces());
+    shared = new Gazetteer(usZipPlaces());
   }
   return shared;
 }

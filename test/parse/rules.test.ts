@@ -3,8 +3,9 @@ import { test } from "node:test";
 import { labelProblem } from "../../src/parse/assemble.js";
 import { matchHighway } from "../../src/parse/highway.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
-import { cityGazetteer } from "../../src/parse/rules/city-gazetteer.js";
+import { cityGazetteer, tokenWords } from "../../src/parse/rules/city-gazetteer.js";
 import { tokenize } from "../../src/parse/tokenize.js";
+import { usZipPlaces } from "../../src/zip-places.js";
 import { generateLines } from "../../tools/address-lines.js";
 
 function words(line: string): string[] {
@@ -21,6 +22,12 @@ test("the gazetteer finds the longest city ending the words, in the state given"
   assert.equal(gazetteer.cityStart(saint, 0, saint.length, "MO"), 2);
   const north = words("GOLFVIEW RD N PALM BEACH");
   assert.equal(gazetteer.cityStart(north, 0, north.length, "FL"), 2);
+});
+
+test("the gazetteer keys every city name of the package as the tokenizer splits it", () => {
+  for (const city of new Set(usZipPlaces().map((place) => place.city))) {
+    assert.deepEqual(tokenWords(city), words(city), city);
+  }
 });
 
 test("highway names: Appendix F forms, modifiers, and words that only look like them", () => {

@@ -1,4 +1,5 @@
-import { createRequire } from "node:module";
+import { usZipPlaces, type ZipPlace } from "../../zip-places.js";
+import { cityWords } from "../gazetteer.js";
 import { tokenize } from "../tokenize.js";
 
 /**
@@ -14,12 +15,6 @@ export interface CityGazetteer {
    * given; -1 when no city name ends there.
    */
   cityStart(words: readonly string[], earliest: number, to: number, state: string | undefined): number;
-}
-
-interface ZipRecord {
-  city: string;
-  state: string;
-  country: string;
 }
 
 const VARIANTS: ReadonlyArray<readonly [string, string]> = [
@@ -38,18 +33,17 @@ class ZipCityGazetteer implements CityGazetteer {
   /** Per last word, the most words a city name ending in it has (most words end few names). */
   private readonly lengthByLastWord = new Map<string, number>();
 
-  constructor(records: Iterable<ZipRecord>) {
-    // Many ZIPs share a city: tokenize each distinct name once.
+  constructor(places: Iterable<ZipPlace>) {
+    // Many ZIPs share a city: split each distinct name once.
     const statesByCity = new Map<string, Set<string>>();
-    for (const record of records) {
-      if (record.country !== "US") continue;
-      const states = statesByCity.get(record.city);
-      if (states) states.add(record.state);
-      else statesByCity.set(record.city, new Set([record.state]));
+    for (const place of places) {
+      const states = statesByCity.get(place.city);
+      if (states) states.add(place.state);
+      else statesByCity.set(place.city, new Set([place.state]));
     }
     for (const [city, states] of statesByCity) {
-      const words = tokenize(city).map((token) => token.text);
-      for (const variant of variantsOf(words)) for (const state of states) this.add(variant, state);
+      for (const variant of variantsOf(tokenWords(city)))
+        for (const state of states) this.add(variant, state);
     }
   }
 
@@ -76,6 +70,16 @@ class ZipCityGazetteer implements CityGazetteer {
   }
 }
 
+/**
+ * A city name's words as the tokenizer gives them. `cityWords` splits them the same way at a
+ * fraction of the cost (tokenize() over 30,000 names took most of a third of a second at start)
+ * except at `&`, which the tokenizer keeps as a word (AT&T); test/parse/rules.test.ts checks
+ * the two agree on every name of the package.
+ */
+export function tokenWords(city: string): string[] {
+  return city.includes("&") ? tokenize(city).map((token) => token.text) : cityWords(city);
+}
+
 function variantsOf(words: string[]): string[][] {
   const variants = [words];
   for (const [long, short] of VARIANTS) {
@@ -89,9 +93,7 @@ let loaded: CityGazetteer | undefined;
 
 export function cityGazetteer(): CityGazetteer {
   if (loaded === undefined) {
-    const require = createRequire(import.meta.url);
-    const zipcodes = require("zipcodes") as { codes: Record<string, ZipRecord> };
-    loaded = new ZipCityGazetteer(Object.values(zipcodes.codes));
+    loaded = new ZipCityGazetteer(usZipPlaces());
   }
   return loaded;
 }
