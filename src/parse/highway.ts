@@ -79,8 +79,9 @@ export function matchHighway(
     if (rest && startsWithDigit(rest.standard[rest.standard.length - 1 - tailLength(rest)]!))
       return { length: state.length + rest.length, standard: [state.code, ...rest.standard] };
     const number = words[at + state.length];
-    if (number !== undefined && startsWithDigit(number)) {
-      // KY 1207 -> KY HIGHWAY 1207 (Appendix F): a state and a bare number is a state highway.
+    if (number !== undefined && ROUTE_NUMBER.test(number)) {
+      // KY 1207 -> KY HIGHWAY 1207 (Appendix F): a state and a bare route number is a state
+      // highway; MS 5-230 (a mail stop) and LA 21702 (a ZIP's five digits) are not.
       const tail = tailWords(words, at + state.length + 1);
       return {
         length: state.length + 1 + tail.length,
@@ -95,6 +96,9 @@ export function matchHighway(
   const modified = matchForm(words, at + 1);
   return modified && { length: modified.length + 1, standard: [words[at]!, ...modified.standard] };
 }
+
+/** A state route's number after a bare state: up to four digits, perhaps a letter (TX 71A). */
+const ROUTE_NUMBER = /^\d{1,4}[A-Z]?$/;
 
 /** Words kept as typed before a highway name (OLD US HIGHWAY 90, SCENIC HWY 98). */
 const MODIFIERS: ReadonlySet<string> = new Set([

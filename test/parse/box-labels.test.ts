@@ -105,3 +105,23 @@ test("of two box groups the post office box is kept and the other becomes a unit
     assert.deepEqual(rules.parse(line).components, answer.components, `${line}: the rules read it alike`);
   }
 });
+
+test("a box with no number labelled is numbered by a ZIP right after its designator", () => {
+  assert.deepEqual(relabelled("POB 19060", [BT, Z]), [BT, BI]);
+  assert.equal(assembled("POB 19060", [BT, Z]).components.poBoxId, "19060");
+  assert.deepEqual(relabelled("PO Box 19060 Springfield IL", [BT, BT, Z, C, ST]), [BT, BT, BI, C, ST]);
+  // A box that has its number, or a ZIP after the city, keeps the ZIP.
+  assert.deepEqual(relabelled("PO Box 12 62701", [BT, BT, BI, Z]), [BT, BT, BI, Z]);
+  assert.deepEqual(relabelled("PO Box Springfield 62701", [BT, BT, C, Z]), [BT, BT, C, Z]);
+});
+
+test("the rules read PO BX as a post office box", () => {
+  const rules = new RuleParser();
+  for (const line of ["PO Bx 433", "P O BX 433", "PO BX 433 Springfield IL 62701"]) {
+    const answer = rules.parse(line);
+    assert.equal(answer.type, "po_box", line);
+    assert.equal(answer.components.poBoxId, "433", line);
+    assert.equal(answer.components.streetName, undefined, line);
+    assert.equal(answer.components.firm, undefined, line);
+  }
+});

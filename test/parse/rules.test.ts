@@ -30,6 +30,14 @@ test("the gazetteer keys every city name of the package as the tokenizer splits 
   }
 });
 
+test("a state and a bare number is a state highway only when the number is a route's", () => {
+  assert.deepEqual(matchHighway(words("KY 1207"), 0)?.standard, ["KY", "HIGHWAY", "1207"]);
+  assert.deepEqual(matchHighway(words("TX 71A"), 0)?.standard, ["TX", "HIGHWAY", "71A"]);
+  assert.equal(matchHighway(words("MS 5-230"), 0), null); // a mail stop
+  assert.equal(matchHighway(words("LA 21702"), 0), null); // five digits: a ZIP's shape
+  assert.deepEqual(matchHighway(words("LA HWY 21702"), 0)?.standard, ["LA", "HIGHWAY", "21702"]);
+});
+
 test("highway names: Appendix F forms, modifiers, and words that only look like them", () => {
   assert.deepEqual(matchHighway(words("OLD US HWY 90"), 0), {
     length: 4,

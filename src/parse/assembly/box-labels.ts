@@ -13,7 +13,10 @@ import { runEnd } from "./draft.js";
  *   box number right after it the route's number (a later `BOX 3568` is then the route's box);
  * - a route number run that starts with the designator (`RR2` split as `RR 2`) gives it up as
  *   the route's type;
- * and on a line with no route, of two box groups one is kept as the box (keepOneBoxGroup).
+ * and on a line with no route:
+ * - a box with no number labelled, followed at once by a ZIP, is numbered by it (`POB 19060`:
+ *   a box type needs its number, and a ZIP right after the designator, before any city, is it);
+ * - of two box groups one is kept as the box (keepOneBoxGroup).
  * Returns `labels` itself when nothing changes.
  */
 export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -30,6 +33,11 @@ export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): r
   if (id >= 0 && isRouteDesignator(tokens, id, id + 1) && labels[id + 1] === "ruralRouteId") {
     const copy = labels.slice();
     copy[id] = "ruralRouteType";
+    return copy;
+  }
+  if (box >= 0 && labels[boxEnd] === "zip5" && !labels.includes("poBoxId")) {
+    const copy = labels.slice();
+    copy.fill("poBoxId", boxEnd, runEnd(labels, boxEnd));
     return copy;
   }
   // Most lines have no second box group: they are left alone without a copy (assembly runs on
@@ -84,6 +92,8 @@ function startsBoxGroup(labels: readonly (Label | undefined)[], i: number): bool
 const POST_OFFICE_BOXES: ReadonlySet<string> = new Set([
   "PO BOX",
   "P O BOX",
+  "PO BX",
+  "P O BX",
   "POST OFFICE BOX",
   "GPO BOX",
   "POST BOX",

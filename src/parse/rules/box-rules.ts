@@ -118,6 +118,8 @@ const PO_BOX_WORDS: readonly Phrase[] = [
   ["POST", "OFFICE", "BOX"],
   ["P", "O", "BOX"],
   ["PO", "BOX"],
+  ["P", "O", "BX"],
+  ["PO", "BX"],
   ["FIRM", "CALLER"],
   ["GPO", "BOX"],
   ["POST", "BOX"],
