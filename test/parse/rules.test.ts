@@ -56,3 +56,20 @@ test("the rules' own labels always make a consistent address (labelProblem null)
     assert.equal(labelProblem(tokens, parser.label(tokens).labels), null, line);
   }
 });
+
+test("a numbered unit that starts the city's comma group is a unit, and the city the rest", () => {
+  const answer = new RuleParser().parse("1100 Brickell Bay Dr Panorama Tower, UNIT 24-L Miami, FL 33131");
+  assert.equal(answer.components.occupancyType, "UNIT");
+  assert.equal(answer.components.occupancyId, "24-L");
+  assert.equal(answer.components.city, "MIAMI");
+  // A designator word that starts a city's name without a number after it stays the city's.
+  assert.equal(new RuleParser().parse("500 Oak Ave, Front Royal VA 22630").components.city, "FRONT ROYAL");
+});
+
+test("a number the rules read into the city lowers their confidence below the back-off's 0.9", () => {
+  const rules = new RuleParser();
+  const odd = rules.parse("3000 e. boundary terrace, st 2 midlothian va 23112");
+  assert.equal(odd.components.city, "ST 2 MIDLOTHIAN");
+  assert.ok(odd.confidence < 0.9, String(odd.confidence));
+  assert.equal(rules.parse("3000 e. boundary terrace, midlothian va 23112").confidence, 1);
+});

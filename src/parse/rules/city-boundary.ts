@@ -1,6 +1,7 @@
 import { standardState } from "../../usps/usps.js";
 import { cityGazetteer } from "./city-gazetteer.js";
-import { suffixOf } from "./word-classes.js";
+import { labelUnits } from "./unit-rules.js";
+import { designatorOf, startsWithDigit, suffixOf } from "./word-classes.js";
 import type { Labelling } from "./labelling.js";
 import type { StreetSpan } from "./street-words.js";
 
@@ -95,5 +96,8 @@ export function labelCity(l: Labelling, at: number, span: StreetSpan): void {
   // Words after the street with no state or ZIP to anchor them and no comma: a guessed city.
   if (!span.cityExpected && !l.boundary(from)) l.guess(0.2);
   if (from > at && l.free(at)) l.set(at, from, "firm"); // a building before the city's comma group
+  // PANORAMA TOWER, UNIT 24-L MIAMI: a numbered unit that starts the comma group is no city's.
+  if (designatorOf(l.text(from)) !== undefined && startsWithDigit(l.text(from + 1)))
+    from = labelUnits(l, from, span.to, false);
   l.set(from, span.to, "city");
 }

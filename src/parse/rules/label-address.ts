@@ -15,6 +15,7 @@ import {
   directionalOf,
   isHouseNumber,
   isUnitId,
+  startsWithDigit,
   suffixOf,
 } from "./word-classes.js";
 import { foreignSpan } from "../assembly/foreign-signals.js";
@@ -178,4 +179,7 @@ function penalizeLeftovers(l: Labelling, country: number): void {
   // Only place words: no delivery part, the type is undeterminable. A firm line (C/O SMITH,
   // ACME INC, SPRINGFIELD IL) is likelier read right than bare words.
   if (!placed) l.guess(l.labels.includes("firm") ? 0.35 : 0.5);
+  // A number read into the city (ST 2 MIDLOTHIAN, UNIT 24-L MIAMI): US city names hold none,
+  // so words before the city were left over, most often a unit.
+  if (l.labels.some((label, i) => label === "city" && startsWithDigit(l.texts[i]))) l.guess(0.3);
 }
