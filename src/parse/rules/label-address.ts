@@ -50,6 +50,7 @@ export function labelAddress(tokens: readonly Token[]): RuleLabelling {
     });
   });
   penalizeLeftovers(l, tail.country);
+  if (numberInCity(l)) l.guess(0.3);
   const labels = l.finish();
   // A non-US line is read by US rules as well as they can: the labels are a guess.
   if (foreignSpan(tokens, labels) !== null) l.guess(0.5);
@@ -179,7 +180,12 @@ function penalizeLeftovers(l: Labelling, country: number): void {
   // Only place words: no delivery part, the type is undeterminable. A firm line (C/O SMITH,
   // ACME INC, SPRINGFIELD IL) is likelier read right than bare words.
   if (!placed) l.guess(l.labels.includes("firm") ? 0.35 : 0.5);
-  // A number read into the city (ST 2 MIDLOTHIAN, UNIT 24-L MIAMI): US city names hold none,
-  // so words before the city were left over, most often a unit.
-  if (l.labels.some((label, i) => label === "city" && startsWithDigit(l.texts[i]))) l.guess(0.3);
+}
+
+/**
+ * A number read into the city (ST 2 MIDLOTHIAN): US city names hold none, so words before the
+ * city were left over, most often a unit the rules do not know.
+ */
+function numberInCity(l: Labelling): boolean {
+  return l.labels.some((label, i) => label === "city" && startsWithDigit(l.texts[i]));
 }
