@@ -6,8 +6,9 @@ import { LABELS } from "../../src/parse/labels.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { standardStreetName } from "../../src/parse/assembly/street-components.js";
 import { F_HIGHWAY_EXAMPLES } from "../../src/usps/generated-tables.js";
+import { TEST_MODEL } from "../support/labelled-lines.js";
 
-const model = { name: "test", version: "0.0.0", backend: "model" } as const;
+const model = TEST_MODEL;
 
 function problem(line: string, labels: Label[]): string | null {
   return labelProblem(tokenize(line), labels);

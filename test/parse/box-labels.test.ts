@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assemble, labelProblem } from "../../src/parse/assemble.js";
+import { labelProblem } from "../../src/parse/assemble.js";
 import { boxLabels } from "../../src/parse/assembly/box-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
+import { assembleLine, relabelLine } from "../support/labelled-lines.js";
 
 const BT = "poBoxType";
 const BI = "poBoxId";
@@ -13,18 +14,9 @@ const RI = "ruralRouteId";
 const C = "city";
 const ST = "state";
 const Z = "zip5";
-const model = { name: "test", version: "0.0.0", backend: "model" } as const;
 
-/** The labels boxLabels gives a line labelled `labels` (one label per token). */
-function relabelled(line: string, labels: Label[]): readonly Label[] {
-  const tokens = tokenize(line);
-  assert.equal(tokens.length, labels.length, `${line}: one label per token`);
-  return boxLabels(tokens, labels);
-}
-
-function assembled(line: string, labels: Label[]) {
-  return assemble({ input: line, tokens: tokenize(line), labels, confidence: 0.9, model });
-}
+const relabelled = (line: string, labels: Label[]) => relabelLine(boxLabels, line, labels);
+const assembled = (line: string, labels: Label[]) => assembleLine(line, labels, 0.9);
 
 test("a route or military designator labelled as a box type is the route's, its number the route's", () => {
   assert.deepEqual(relabelled("RR 422 Box, Douglassville, PA", [BT, BI, BT, C, ST]), [RT, RI, BT, C, ST]);

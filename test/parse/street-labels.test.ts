@@ -5,6 +5,7 @@ import { streetLabels } from "../../src/parse/assembly/street-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
+import { assembleLine, relabelLine, TEST_MODEL } from "../support/labelled-lines.js";
 
 const A = "addressNumber";
 const N = "streetName";
@@ -13,12 +14,7 @@ const C = "city";
 const ST = "state";
 const Z = "zip5";
 
-/** The labels streetLabels gives a line labelled `labels` (one label per token). */
-function relabelled(line: string, labels: Label[]): readonly Label[] {
-  const tokens = tokenize(line);
-  assert.equal(tokens.length, labels.length, `${line}: one label per token`);
-  return streetLabels(tokens, labels);
-}
+const relabelled = (line: string, labels: Label[]) => relabelLine(streetLabels, line, labels);
 
 test("a directional after a highway's route number is its postdirectional", () => {
   assert.deepEqual(relabelled("123 US 41 SW Naples FL", [A, N, N, N, C, ST]), [
@@ -130,14 +126,13 @@ test("labels of other streets, and highways already read so, are returned unchan
 
 test("assembly reads a highway the same way whichever labelling it is given", () => {
   const rules = new RuleParser();
-  const model = { name: "test", version: "0.0.0", backend: "model" } as const;
   const cases: Array<[string, Label[]]> = [
     ["123 US 41 SW Naples FL 34102", [A, N, N, N, C, ST, Z]],
     ["East Highway 212, Watertown, SD 57201", [N, N, N, C, ST, Z]],
     ["123 I-10 Frontage Rd Houston TX 77001", [A, N, N, N, S, C, ST, Z]],
   ];
   for (const [line, labels] of cases) {
-    const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 0.9, model });
+    const answer = assembleLine(line, labels, 0.9);
     assert.deepEqual(answer.components, rules.parse(line).components, line);
   }
   assert.deepEqual(
@@ -146,7 +141,7 @@ test("assembly reads a highway the same way whichever labelling it is given", ()
       tokens: tokenize("123 US 41 SW"),
       labels: [A, N, N, N],
       confidence: 1,
-      model,
+      model: TEST_MODEL,
     }).components,
     { addressNumber: "123", streetName: "US HIGHWAY 41", postdirectional: "SW" },
   );
