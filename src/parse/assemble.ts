@@ -20,7 +20,7 @@ export { labelProblem } from "./assembly/label-problem.js";
 export interface LabelledParse {
   input: string;
   tokens: Token[];
-  labels: Label[];
+  labels: readonly Label[];
   confidence: number;
   model: ModelInfo;
   /** Warnings the backend raised itself (`ambiguous_city_street`, `model_unavailable` ...). */

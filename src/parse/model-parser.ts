@@ -3,6 +3,7 @@ import { projectPath } from "../paths.js";
 import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
 import { assemble, labelProblem } from "./assemble.js";
 import { foreignSpan } from "./assembly/foreign-signals.js";
+import { directionalBeforeCity } from "./city-directional.js";
 import { decodeModel, type Calibration } from "./crf/model-file.js";
 import { streetCityGuess } from "./model-warnings.js";
 import type { Label } from "./labels.js";
@@ -92,19 +93,20 @@ export class ModelParser implements Parser {
     } catch {
       return this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED);
     }
+    const labels = directionalBeforeCity(tokens, tagged.labels);
     // Foreign lines are outside what the model learned (US addresses only): the rules, which
     // know postcodes and provinces by pattern, answer them, whatever the model's labels.
-    if (foreignSpan(tokens, tagged.labels) !== null) return this.fallback.answer(line, tokens);
-    if (labelProblem(tokens, tagged.labels) !== null) {
+    if (foreignSpan(tokens, labels) !== null) return this.fallback.answer(line, tokens);
+    if (labelProblem(tokens, labels) !== null) {
       return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID, tokens);
     }
     const probability = tagged.sequenceProbability;
     const calibration = this.tagger.info.calibration;
-    const guess = streetCityGuess(tokens, tagged.labels);
+    const guess = streetCityGuess(tokens, labels);
     const parse = {
       input: line,
       tokens,
-      labels: tagged.labels,
+      labels,
       confidence: probability ** (calibration?.exponent ?? 1),
       model: this.model,
       extraWarnings: guess === undefined ? [] : [guess],
@@ -113,7 +115,7 @@ export class ModelParser implements Parser {
     let answer: ParseAnswer | undefined;
     if (this.options.backOff && probability < MODEL_UNSURE) {
       const rules = this.fallback.label(tokens);
-      let agreed = sameLabels(rules.labels, tagged.labels);
+      let agreed = sameLabels(rules.labels, labels);
       if (!agreed) {
         const own = assemble(parse);
         const ruled = this.fallback.answer(line, tokens, {

@@ -1,4 +1,5 @@
 import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../usps/usps.js";
+import { warningMessage } from "./assembly/warning-messages.js";
 import { usGazetteer } from "./gazetteer.js";
 import type { Label } from "./labels.js";
 import type { Warning } from "./parse-answer.js";
@@ -6,11 +7,12 @@ import { COMMON_SUFFIXES } from "./rules/word-classes.js";
 import type { Token } from "./token.js";
 
 /**
- * `ambiguous_city_street` for the model backend, raised where the rules raise it (docs/parser.md
- * "Confidence"), so both backends warn alike: the street runs straight into the city with no
- * comma between, and what ends the street is either a rare suffix word (`103 MAPLE ARCADE
- * ANYTOWN`) or no suffix at all (`123 BROADWAY NEW YORK`): the boundary is then a guess
- * whatever the labeller. A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a
+ * The warning of a guessed street/city boundary for the model backend, raised where the rules
+ * raise it (docs/parser.md "Confidence"), so both backends warn alike: the street runs straight
+ * into the city with no comma between, and what ends the street is either a rare suffix word
+ * (`103 MAPLE ARCADE ANYTOWN`) or no suffix at all (`123 BROADWAY NEW YORK`): the boundary is
+ * then a guess whatever the labeller (`ambiguous_city_street`). A suffix that is no Publication
+ * 28 word at all (`123 MAIN BLVRD ANYTOWN`) gives `ambiguous_type`, as SPEC words that case. A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a
  * leading type word (`AVENUE B`, `CALLE A`) marks its own end and raises nothing; so does a
  * city the gazetteer knows (`123 BROADWAY NEW YORK NY`), and an intersection (no street to end).
  */
@@ -22,7 +24,8 @@ export function streetCityGuess(tokens: readonly Token[], labels: readonly Label
     const before = labels[i - 1];
     if (before === "streetSuffix") {
       const standard = standardSuffix(tokens[i - 1]!.text);
-      return standard !== undefined && COMMON_SUFFIXES.has(standard) ? undefined : warning(tokens, i - 1, i);
+      if (standard === undefined) return unlistedSuffix(tokens[i - 1]!);
+      return COMMON_SUFFIXES.has(standard) ? undefined : warning(tokens, i - 1, i);
     }
     if (before !== "streetName") return undefined;
     let q = i - 1;
@@ -49,10 +52,19 @@ function isKnownCity(tokens: readonly Token[], labels: readonly Label[], from: n
   return usGazetteer().isCityName(name);
 }
 
+function unlistedSuffix(suffix: Token): Warning {
+  return {
+    code: "ambiguous_type",
+    message: warningMessage("ambiguous_type"),
+    start: suffix.start,
+    end: suffix.end,
+  };
+}
+
 function warning(tokens: readonly Token[], from: number, to: number): Warning {
   return {
     code: "ambiguous_city_street",
-    message: "A word could belong to the street name or the city; the boundary is a guess.",
+    message: warningMessage("ambiguous_city_street"),
     start: tokens[from]!.start,
     end: tokens[to]!.end,
   };

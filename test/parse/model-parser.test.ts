@@ -203,3 +203,16 @@ test("a foreign line goes to the rules before its labels are checked: no model_o
   assert.deepEqual(answer, rules.parse(line));
   assert.ok(!codes(answer).includes("model_output_invalid"));
 });
+
+test("the gazetteer settles the model's directional between street and city", () => {
+  const line = "123 Main St North Springfield IL";
+  const cityFirst = fakeTagger(() => ({
+    labels: ["addressNumber", "streetName", "streetSuffix", "city", "city", "state"],
+    sequenceProbability: 0.99,
+  }));
+  const answer = new ModelParser(rules, cityFirst).parse(line);
+  assert.equal(answer.model.backend, "model");
+  assert.equal(answer.components.postdirectional, "N");
+  assert.equal(answer.components.city, "SPRINGFIELD");
+  assert.deepEqual(answer.lines, ["123 MAIN ST N", "SPRINGFIELD IL"]);
+});

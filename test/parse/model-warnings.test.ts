@@ -22,6 +22,13 @@ test("a rare suffix or no suffix running into the city is flagged, with its span
   );
 });
 
+test("a suffix that is no Publication 28 word gives ambiguous_type over that word", () => {
+  const line = "123 Main Blvrd Anytown IL 62701";
+  const warning = streetCityGuess(tokenize(line), ["addressNumber", "streetName", "streetSuffix", ...tail]);
+  assert.equal(warning?.code, "ambiguous_type");
+  assert.equal(line.slice(warning.start, warning.end), "Blvrd");
+});
+
 test("a city the gazetteer knows, or an intersection, fixes the boundary: nothing raised", () => {
   assert.equal(
     guess("123 Broadway New York NY 10001", ["addressNumber", "streetName", "city", ...tail]),
