@@ -10,7 +10,8 @@ import type { Token } from "./token.js";
  * it belongs to the city when the two make a city of the line's state (`W PALM BEACH FL`,
  * `NORTH LITTLE ROCK AR`), and to the street when only the words after it do (`123 MAIN ST
  * NORTH SPRINGFIELD IL`, `1 FIRST ST, E SAN JOSE CA`). The model learns this boundary from
- * the words alone and errs both ways on cities it has not seen; the gazetteer knows them all.
+ * the words alone and errs both ways on cities it has seen little of; the gazetteer has every
+ * city of a ZIP.
  * Needs the state: without it, or when the gazetteer knows neither reading, the labels stand.
  * Returns `labels` itself when nothing changes.
  */
@@ -18,8 +19,9 @@ export function directionalBeforeCity(tokens: readonly Token[], labels: readonly
   const cityAt = labels.indexOf("city");
   if (cityAt < 1) return labels;
   const cityEnd = runEnd(labels, cityAt);
-  const before = labels[cityAt - 1];
+  // The word before the city: the street's last, or the directional in question.
   const directional = cityAt - 1;
+  const before = labels[directional];
   // The model's city starts with a directional right after the street …
   const cityFirst =
     (before === "streetSuffix" || before === "streetName") &&

@@ -12,9 +12,10 @@ import type { Token } from "./token.js";
  * into the city with no comma between, and what ends the street is either a rare suffix word
  * (`103 MAPLE ARCADE ANYTOWN`) or no suffix at all (`123 BROADWAY NEW YORK`): the boundary is
  * then a guess whatever the labeller (`ambiguous_city_street`). A suffix that is no Publication
- * 28 word at all (`123 MAIN BLVRD ANYTOWN`) gives `ambiguous_type`, as SPEC words that case. A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a
- * leading type word (`AVENUE B`, `CALLE A`) marks its own end and raises nothing; so does a
- * city the gazetteer knows (`123 BROADWAY NEW YORK NY`), and an intersection (no street to end).
+ * 28 word at all (`123 MAIN BLVRD ANYTOWN`) gives `ambiguous_type`, as SPEC words that case.
+ * A grid name (`842 E 1700 S`), a highway number (`FM 1960`) or a leading type word (`AVENUE
+ * B`, `CALLE A`) marks its own end and raises nothing; so does a city the gazetteer knows (`123
+ * BROADWAY NEW YORK NY`), and an intersection (no street to end).
  */
 export function streetCityGuess(tokens: readonly Token[], labels: readonly Label[]): Warning | undefined {
   if (labels.includes("intersection")) return undefined;
