@@ -1,7 +1,12 @@
 import { AddressTagger } from "../src/parse/address-tagger.js";
 import { assemble } from "../src/parse/assemble.js";
-import { directionalBeforeCity } from "../src/parse/city-directional.js";
-import { MODEL_UNSURE, ModelParser, sameComponents, sameLabels } from "../src/parse/model-parser.js";
+import {
+  MODEL_UNSURE,
+  ModelParser,
+  modelReading,
+  sameComponents,
+  sameLabels,
+} from "../src/parse/model-parser.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
@@ -150,8 +155,7 @@ function scoreLine(
   }).components;
   const answer = parser.parse(line.input);
   const tagged = tagger.tag(line.input, line.tokens);
-  // The model's labels as the model backend reads them (ModelParser: the city's directional).
-  const modelLabels = directionalBeforeCity(line.tokens, tagged.labels);
+  const modelLabels = modelReading(line.tokens, tagged.labels);
   const right = boards[0]![1].add(gold, line.labels, {
     components: answer.components,
     labels: modelLabels,

@@ -93,7 +93,7 @@ export class ModelParser implements Parser {
     } catch {
       return this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED);
     }
-    const labels = directionalBeforeCity(tokens, tagged.labels);
+    const labels = modelReading(tokens, tagged.labels);
     // Foreign lines are outside what the model learned (US addresses only): the rules, which
     // know postcodes and provinces by pattern, answer them, whatever the model's labels.
     if (foreignSpan(tokens, labels) !== null) return this.fallback.answer(line, tokens);
@@ -159,6 +159,14 @@ export class ModelParser implements Parser {
     const answer = tokens ? this.fallback.answer(line, tokens) : this.fallback.parse(line);
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
+}
+
+/**
+ * The tagger's labels as the model backend reads them: a directional between street and city is
+ * settled by the ZIP gazetteer (city-directional.ts). The cross-validation scores this reading.
+ */
+export function modelReading(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  return directionalBeforeCity(tokens, labels);
 }
 
 /** Whether two answers read the same address: every component, secondary units included. */

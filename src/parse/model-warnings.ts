@@ -2,7 +2,7 @@ import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "..
 import { warningMessage } from "./assembly/warning-messages.js";
 import { usGazetteer } from "./gazetteer.js";
 import type { Label } from "./labels.js";
-import type { Warning } from "./parse-answer.js";
+import type { Warning, WarningCode } from "./parse-answer.js";
 import { COMMON_SUFFIXES } from "./rules/word-classes.js";
 import type { Token } from "./token.js";
 
@@ -25,8 +25,10 @@ export function streetCityGuess(tokens: readonly Token[], labels: readonly Label
     const before = labels[i - 1];
     if (before === "streetSuffix") {
       const standard = standardSuffix(tokens[i - 1]!.text);
-      if (standard === undefined) return unlistedSuffix(tokens[i - 1]!);
-      return COMMON_SUFFIXES.has(standard) ? undefined : warning(tokens, i - 1, i);
+      if (standard === undefined) return spanning("ambiguous_type", tokens[i - 1]!, tokens[i - 1]!);
+      return COMMON_SUFFIXES.has(standard)
+        ? undefined
+        : spanning("ambiguous_city_street", tokens[i - 1]!, tokens[i]!);
     }
     if (before !== "streetName") return undefined;
     let q = i - 1;
@@ -39,7 +41,9 @@ export function streetCityGuess(tokens: readonly Token[], labels: readonly Label
       standardDirectional(first) === first ||
       SPANISH_STREET_PREFIXES.has(first) ||
       (standardSuffix(first) !== undefined && i - q > 1);
-    return selfEnding ? undefined : warning(tokens, q, Math.min(q + 1, tokens.length - 1));
+    return selfEnding
+      ? undefined
+      : spanning("ambiguous_city_street", tokens[q]!, tokens[Math.min(q + 1, tokens.length - 1)]!);
   }
   return undefined;
 }
@@ -53,20 +57,7 @@ function isKnownCity(tokens: readonly Token[], labels: readonly Label[], from: n
   return usGazetteer().isCityName(name);
 }
 
-function unlistedSuffix(suffix: Token): Warning {
-  return {
-    code: "ambiguous_type",
-    message: warningMessage("ambiguous_type"),
-    start: suffix.start,
-    end: suffix.end,
-  };
-}
-
-function warning(tokens: readonly Token[], from: number, to: number): Warning {
-  return {
-    code: "ambiguous_city_street",
-    message: warningMessage("ambiguous_city_street"),
-    start: tokens[from]!.start,
-    end: tokens[to]!.end,
-  };
+/** A warning spanning the tokens from `first` to `last`, both included. */
+function spanning(code: WarningCode, first: Token, last: Token): Warning {
+  return { code, message: warningMessage(code), start: first.start, end: last.end };
 }
