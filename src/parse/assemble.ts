@@ -36,6 +36,8 @@ export interface LabelledParse {
 /** `low_confidence` below this (SPEC "Limits"). */
 export const LOW_CONFIDENCE = 0.6;
 const MAX_LINE = 40;
+/** Confidence of an answer whose type could not be determined (below LOW_CONFIDENCE). */
+const AMBIGUOUS_TYPE_CAP = 0.5;
 
 /**
  * The one path from labelled tokens to a parse answer, shared by both backends: components →
@@ -58,7 +60,14 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const foreign = parse.foreign !== undefined ? parse.foreign : foreignSpan(tokens, labels.labels);
   if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
-  const confidence = roundConfidence(parse.confidence);
+  // An answer whose type cannot be told (an intersection, nothing but place words, nothing but
+  // unit designators) is no usable address however sure its labels are: its confidence stays
+  // below the low_confidence threshold. A firm with its place (`BUDD INSURANCE AGENCY
+  // COLDWATER MI`) is a plain reading and keeps its confidence.
+  const capped = type === "ambiguous" && draft.components.firm === undefined;
+  const confidence = roundConfidence(
+    capped ? Math.min(parse.confidence, AMBIGUOUS_TYPE_CAP) : parse.confidence,
+  );
   if (confidence < LOW_CONFIDENCE) warnings.push({ code: "low_confidence", message: lowConfidenceMessage });
   return {
     input,

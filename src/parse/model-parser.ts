@@ -139,14 +139,7 @@ export class ModelParser implements Parser {
       if (agreed)
         parse.confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
     }
-    answer ??= assemble(parse);
-    // An intersection, or a line of nothing but place words, is no usable address however sure
-    // its labels are: its confidence is capped below the low_confidence threshold, as the rules
-    // do (docs/parser.md "Confidence"). A firm with its place (`BUDD INSURANCE AGENCY COLDWATER
-    // MI`) is a plain reading and keeps the model's confidence.
-    const capped = answer.type === "ambiguous" && answer.components.firm === undefined;
-    if (!capped || answer.confidence < AMBIGUOUS_TYPE_CAP) return answer;
-    return assemble({ ...parse, confidence: AMBIGUOUS_TYPE_CAP });
+    return answer ?? assemble(parse);
   }
 
   /** The rules' answer with a warning; from the tokens in hand when the line was tokenized already. */
@@ -189,9 +182,6 @@ export function sameLabels(a: readonly Label[], b: readonly Label[]): boolean {
  */
 export const MODEL_UNSURE = 0.8;
 const RULES_SURE = 0.9;
-
-/** Confidence of an answer whose type could not be determined (below the 0.6 threshold). */
-const AMBIGUOUS_TYPE_CAP = 0.5;
 
 const MODEL_UNAVAILABLE = "The parsing model is not available; the rule-based parser answered.";
 const MODEL_FAILED = "The parsing model failed on this line; the rule-based parser answered.";

@@ -73,6 +73,43 @@ test("confidence below 0.6 adds low_confidence; extra warnings are kept", () => 
   );
 });
 
+test("an answer whose type cannot be told stays below 0.6 however sure its labels; a firm with its place does not", () => {
+  const units = assemble({
+    input: "APT 4 # 5",
+    tokens: tokenize("APT 4 # 5"),
+    labels: ["occupancyType", "occupancyId", "occupancyType", "occupancyId"],
+    confidence: 1,
+    model,
+  });
+  assert.equal(units.type, "ambiguous");
+  assert.equal(units.confidence, 0.5);
+  assert.ok(units.warnings.some((warning) => warning.code === "low_confidence"));
+  const line = "Budd Insurance Agency Coldwater MI";
+  const firm = assemble({
+    input: line,
+    tokens: tokenize(line),
+    labels: ["firm", "firm", "firm", "city", "state"],
+    confidence: 0.95,
+    model,
+  });
+  assert.equal(firm.type, "ambiguous");
+  assert.equal(firm.confidence, 0.95);
+});
+
+test("a state code written twice is that state; a state name twice is a city and its state", () => {
+  const line = "123 Main St Springfield IL IL 62701";
+  const labels: Label[] = ["addressNumber", "streetName", "streetSuffix", "city", "state", "state", "zip5"];
+  const twice = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+  assert.equal(twice.components.state, "IL");
+  assert.equal(twice.components.other, undefined);
+  assert.deepEqual(twice.warnings, []);
+  const mixed = "123 Main St Springfield IL IN 62701";
+  const two = assemble({ input: mixed, tokens: tokenize(mixed), labels, confidence: 1, model });
+  assert.equal(two.components.state, undefined);
+  assert.equal(two.components.other, "IL IN");
+  assert.ok(two.warnings.some((warning) => warning.code === "invalid_state"));
+});
+
 test("a unit number labelled with its designator in it takes that word as the designator", () => {
   const unit = (line: string, labels: Label[]) => {
     const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });

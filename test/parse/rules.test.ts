@@ -73,3 +73,21 @@ test("a number the rules read into the city lowers their confidence below the ba
   assert.ok(odd.confidence < 0.9, String(odd.confidence));
   assert.equal(rules.parse("3000 e. boundary terrace, midlothian va 23112").confidence, 1);
 });
+
+test("a state code written twice is the state, not the end of the city; a state name twice is a city", () => {
+  const rules = new RuleParser();
+  const twice = rules.parse("123 Main St Springfield IL IL 62701");
+  assert.equal(twice.components.city, "SPRINGFIELD");
+  assert.equal(twice.components.state, "IL");
+  assert.deepEqual(twice.warnings, []);
+  const city = rules.parse("1 Main St, New York New York 10001");
+  assert.equal(city.components.city, "NEW YORK");
+  assert.equal(city.components.state, "NY");
+});
+
+test("a line of nothing but unit designators is of no type, and the rules are not sure of it", () => {
+  const answer = new RuleParser().parse("# # #");
+  assert.equal(answer.type, "ambiguous");
+  assert.equal(answer.confidence, 0.5);
+  assert.ok(answer.warnings.some((warning) => warning.code === "low_confidence"));
+});

@@ -42,13 +42,24 @@ function urbanizationName(text: string): string {
 function addState(draft: Draft): void {
   const state = draft.joined("state");
   if (!state) return;
-  const code = standardState(state.text) ?? standardState(state.text.replace(/ /g, ""));
+  const code =
+    standardState(state.text) ?? standardState(state.text.replace(/ /g, "")) ?? repeatedState(state.text);
   if (code !== undefined) {
     draft.components.state = code;
     return;
   }
   draft.addOther(state.from, state.text);
   draft.warn("invalid_state", state.from, state.to);
+}
+
+/**
+ * A state code written twice (`SPRINGFIELD IL IL 62701`) is that state: the repetition says
+ * nothing more. Only codes: `NEW YORK NEW YORK` is a city and its state.
+ */
+function repeatedState(text: string): string | undefined {
+  return text.length === 5 && text[2] === " " && text.slice(0, 2) === text.slice(3)
+    ? standardState(text.slice(0, 2))
+    : undefined;
 }
 
 /** A ZIP is 5 digits and its add-on 4 (Pub 28 §235); anything else goes to `other`. */

@@ -56,8 +56,14 @@ export function labelTail(l: Labelling): Tail {
   }
   const state = findState(l, start);
   if (state) {
-    l.set(state.from, start, "state");
-    start = state.from;
+    // A state code written twice (`IL IL`): both words are the state, which assembly reads
+    // once. Not names: `NEW YORK NEW YORK` is a city and its state.
+    const again = state.from - 1;
+    const code = l.text(state.from)!;
+    const repeated =
+      start - state.from === 1 && code.length === 2 && again >= 1 && l.free(again) && l.text(again) === code;
+    l.set(repeated ? again : state.from, start, "state");
+    start = repeated ? again : state.from;
   }
   return { start, end, hasState: state !== null, hasZip, country };
 }
