@@ -110,6 +110,21 @@ test("a state code written twice is that state; a state name twice is a city and
   assert.ok(two.warnings.some((warning) => warning.code === "invalid_state"));
 });
 
+test("two ZIPs labelled as one run: the first is the ZIP, the second is kept in other", () => {
+  const line = "123 Main St Springfield IL 62701 62702";
+  const labels: Label[] = ["addressNumber", "streetName", "streetSuffix", "city", "state", "zip5", "zip5"];
+  const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+  assert.equal(answer.components.zip5, "62701");
+  assert.equal(answer.components.other, "62702");
+  const unknown = answer.warnings.find((warning) => warning.code === "unknown_tokens");
+  assert.deepEqual([unknown?.start, unknown?.end], [line.indexOf("62702"), line.length]);
+  const odd = "1 Main St IL 6270 62702";
+  const oddLabels: Label[] = ["addressNumber", "streetName", "streetSuffix", "state", "zip5", "zip5"];
+  const wrong = assemble({ input: odd, tokens: tokenize(odd), labels: oddLabels, confidence: 1, model });
+  assert.equal(wrong.components.zip5, undefined);
+  assert.ok(wrong.warnings.some((warning) => warning.code === "invalid_zip"));
+});
+
 test("a unit number labelled with its designator in it takes that word as the designator", () => {
   const unit = (line: string, labels: Label[]) => {
     const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });

@@ -91,3 +91,15 @@ test("a line of nothing but unit designators is of no type, and the rules are no
   assert.equal(answer.confidence, 0.5);
   assert.ok(answer.warnings.some((warning) => warning.code === "low_confidence"));
 });
+
+test("of two ZIPs after the state the first is the ZIP and the other is kept in other", () => {
+  const answer = new RuleParser().parse("123 Main St Springfield IL 62701 62702");
+  assert.equal(answer.components.city, "SPRINGFIELD");
+  assert.equal(answer.components.state, "IL");
+  assert.equal(answer.components.zip5, "62701");
+  assert.equal(answer.components.other, "62702");
+  assert.deepEqual(
+    answer.warnings.map((warning) => warning.code),
+    ["unknown_tokens"],
+  );
+});

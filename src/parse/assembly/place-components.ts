@@ -72,6 +72,13 @@ function addZip(draft: Draft): void {
     if (words.length <= 2 && isDigits(five!, 5) && (four === undefined || isDigits(four, 4))) {
       draft.components.zip5 = five!;
       if (four !== undefined) draft.components.zip4 = four;
+    } else if (words.length === 2 && isDigits(five!, 5) && isDigits(four!, 5) && zip.to - zip.from === 2) {
+      // Two ZIPs in a row (`IL 62701 62702`): the first, after the state, is the ZIP; the other
+      // fits nothing, as the rules read it.
+      draft.components.zip5 = five!;
+      const second = zip.to - 1;
+      draft.addOther(second, four!);
+      draft.warn("unknown_tokens", second, zip.to);
     } else {
       draft.addOther(zip.from, zip.text);
       draft.warn("invalid_zip", zip.from, zip.to);

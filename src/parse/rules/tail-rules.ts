@@ -75,6 +75,17 @@ export function labelTail(l: Labelling): Tail {
  */
 function findZip(l: Labelling, end: number): number {
   if (end === 1 && isAllDigits(l.text(0)) && l.text(0)!.length === 5) return 0; // a line that is only a ZIP
+  // Two ZIPs after a state (`IL 62701 62702`): the one the state introduces is the ZIP, the
+  // other is noise kept in other, rather than the state and the first ZIP read into the city.
+  const first = end - 2;
+  if (
+    first >= 2 &&
+    isZipWord(l, first) &&
+    isZipWord(l, end - 1) &&
+    standardState(l.text(first - 1)!) !== undefined &&
+    l.free(first - 1)
+  )
+    return first;
   for (let i = end - 1; i >= 1 && i >= end - 4; i--) {
     const text = l.text(i)!;
     if (!l.free(i)) continue;
@@ -86,6 +97,11 @@ function findZip(l: Labelling, end: number): number {
     if (afterState && i === end - 1 && text.length >= 3 && isAllDigits(text.replace("-", ""))) return i;
   }
   return -1;
+}
+
+function isZipWord(l: Labelling, i: number): boolean {
+  const text = l.text(i)!;
+  return l.free(i) && text.length === 5 && isAllDigits(text);
 }
 
 /** First words of multi-word state names and variants (NEW, NORTH, DISTRICT, W, N ...). */
