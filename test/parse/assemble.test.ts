@@ -96,7 +96,7 @@ test("an answer whose type cannot be told stays below 0.6 however sure its label
   assert.equal(firm.confidence, 0.95);
 });
 
-test("a state code written twice is that state; a state name twice is a city and its state", () => {
+test("a state code written twice is that state; two different codes are an invalid state", () => {
   const line = "123 Main St Springfield IL IL 62701";
   const labels: Label[] = ["addressNumber", "streetName", "streetSuffix", "city", "state", "state", "zip5"];
   const twice = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });

@@ -99,6 +99,7 @@ function findZip(l: Labelling, end: number): number {
   return -1;
 }
 
+/** Token i is unlabelled and five digits. */
 function isZipWord(l: Labelling, i: number): boolean {
   const text = l.text(i)!;
   return l.free(i) && text.length === 5 && isAllDigits(text);
