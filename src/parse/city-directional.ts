@@ -1,6 +1,7 @@
-import { standardDirectional, standardState } from "../usps/usps.js";
+import { standardDirectional } from "../usps/usps.js";
 import { runEnd } from "./assembly/draft.js";
 import type { Label } from "./labels.js";
+import { stateAt } from "./rules/city-boundary.js";
 import { cityGazetteer } from "./rules/city-gazetteer.js";
 import type { Token } from "./token.js";
 
@@ -36,33 +37,17 @@ export function directionalBeforeCity(tokens: readonly Token[], labels: readonly
     isDirectional(tokens[directional]!);
   if (!cityFirst && !streetFirst) return labels;
   if (labels.includes("intersection")) return labels;
-  const state = stateAt(tokens, labels, cityEnd);
+  const texts = tokens.map((token) => token.text);
+  const state = stateAt({ texts, labels }, cityEnd);
   if (state === undefined) return labels;
-  if (cityFirst && cityStart(tokens, cityAt, cityEnd, state) === cityAt + 1) {
+  const gazetteer = cityGazetteer();
+  if (cityFirst && gazetteer.cityStart(texts, cityAt, cityEnd, state) === cityAt + 1) {
     return relabelled(labels, cityAt, "postdirectional");
   }
-  if (streetFirst && cityStart(tokens, directional, cityEnd, state) === directional) {
+  if (streetFirst && gazetteer.cityStart(texts, directional, cityEnd, state) === directional) {
     return relabelled(labels, directional, "city");
   }
   return labels;
-}
-
-/** Where the longest city name of `state` ending at `to` starts, not before `from`; -1 if none. */
-function cityStart(tokens: readonly Token[], from: number, to: number, state: string): number {
-  const words = tokens.map((token) => token.text);
-  return cityGazetteer().cityStart(words, from, to, state);
-}
-
-/** The standard code of the state labelled right after the city, if any. */
-function stateAt(tokens: readonly Token[], labels: readonly Label[], at: number): string | undefined {
-  if (labels[at] !== "state") return undefined;
-  const end = runEnd(labels, at);
-  return standardState(
-    tokens
-      .slice(at, end)
-      .map((token) => token.text)
-      .join(" "),
-  );
 }
 
 function isDirectional(token: Token): boolean {

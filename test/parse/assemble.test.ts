@@ -6,7 +6,7 @@ import { LABELS } from "../../src/parse/labels.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { standardStreetName } from "../../src/parse/assembly/street-components.js";
 import { F_HIGHWAY_EXAMPLES } from "../../src/usps/generated-tables.js";
-import { TEST_MODEL } from "../support/labelled-lines.js";
+import { assembleLine, TEST_MODEL } from "../support/labelled-lines.js";
 
 const model = TEST_MODEL;
 
@@ -74,24 +74,16 @@ test("confidence below 0.6 adds low_confidence; extra warnings are kept", () => 
 });
 
 test("an answer whose type cannot be told stays below 0.6 however sure its labels; a firm with its place does not", () => {
-  const units = assemble({
-    input: "APT 4 # 5",
-    tokens: tokenize("APT 4 # 5"),
-    labels: ["occupancyType", "occupancyId", "occupancyType", "occupancyId"],
-    confidence: 1,
-    model,
-  });
+  const units = assembleLine(
+    "APT 4 # 5",
+    ["occupancyType", "occupancyId", "occupancyType", "occupancyId"],
+    1,
+  );
   assert.equal(units.type, "ambiguous");
   assert.equal(units.confidence, 0.5);
   assert.ok(units.warnings.some((warning) => warning.code === "low_confidence"));
   const line = "Budd Insurance Agency Coldwater MI";
-  const firm = assemble({
-    input: line,
-    tokens: tokenize(line),
-    labels: ["firm", "firm", "firm", "city", "state"],
-    confidence: 0.95,
-    model,
-  });
+  const firm = assembleLine(line, ["firm", "firm", "firm", "city", "state"], 0.95);
   assert.equal(firm.type, "ambiguous");
   assert.equal(firm.confidence, 0.95);
 });
@@ -99,12 +91,12 @@ test("an answer whose type cannot be told stays below 0.6 however sure its label
 test("a state code written twice is that state; two different codes are an invalid state", () => {
   const line = "123 Main St Springfield IL IL 62701";
   const labels: Label[] = ["addressNumber", "streetName", "streetSuffix", "city", "state", "state", "zip5"];
-  const twice = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+  const twice = assembleLine(line, labels, 1);
   assert.equal(twice.components.state, "IL");
   assert.equal(twice.components.other, undefined);
   assert.deepEqual(twice.warnings, []);
   const mixed = "123 Main St Springfield IL IN 62701";
-  const two = assemble({ input: mixed, tokens: tokenize(mixed), labels, confidence: 1, model });
+  const two = assembleLine(mixed, labels, 1);
   assert.equal(two.components.state, undefined);
   assert.equal(two.components.other, "IL IN");
   assert.ok(two.warnings.some((warning) => warning.code === "invalid_state"));
@@ -113,14 +105,14 @@ test("a state code written twice is that state; two different codes are an inval
 test("two ZIPs labelled as one run: the first is the ZIP, the second is kept in other", () => {
   const line = "123 Main St Springfield IL 62701 62702";
   const labels: Label[] = ["addressNumber", "streetName", "streetSuffix", "city", "state", "zip5", "zip5"];
-  const answer = assemble({ input: line, tokens: tokenize(line), labels, confidence: 1, model });
+  const answer = assembleLine(line, labels, 1);
   assert.equal(answer.components.zip5, "62701");
   assert.equal(answer.components.other, "62702");
   const unknown = answer.warnings.find((warning) => warning.code === "unknown_tokens");
   assert.deepEqual([unknown?.start, unknown?.end], [line.indexOf("62702"), line.length]);
   const odd = "1 Main St IL 6270 62702";
   const oddLabels: Label[] = ["addressNumber", "streetName", "streetSuffix", "state", "zip5", "zip5"];
-  const wrong = assemble({ input: odd, tokens: tokenize(odd), labels: oddLabels, confidence: 1, model });
+  const wrong = assembleLine(odd, oddLabels, 1);
   assert.equal(wrong.components.zip5, undefined);
   assert.ok(wrong.warnings.some((warning) => warning.code === "invalid_zip"));
 });

@@ -5,15 +5,9 @@ import { boxLabels } from "../../src/parse/assembly/box-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
-import { assembleLine, relabelLine } from "../support/labelled-lines.js";
+import { assembleLine, relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 
-const BT = "poBoxType";
-const BI = "poBoxId";
-const RT = "ruralRouteType";
-const RI = "ruralRouteId";
-const C = "city";
-const ST = "state";
-const Z = "zip5";
+const { BT, BI, RT, RI, C, ST, Z } = SHORT_LABELS;
 
 const relabelled = (line: string, labels: Label[]) => relabelLine(boxLabels, line, labels);
 const assembled = (line: string, labels: Label[]) => assembleLine(line, labels, 0.9);

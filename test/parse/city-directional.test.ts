@@ -2,15 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { directionalBeforeCity } from "../../src/parse/city-directional.js";
 import type { Label } from "../../src/parse/labels.js";
-import { relabelLine } from "../support/labelled-lines.js";
+import { relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 
-const A = "addressNumber";
-const N = "streetName";
-const S = "streetSuffix";
-const P = "postdirectional";
-const C = "city";
-const ST = "state";
-const Z = "zip5";
+const { A, N, S, P, C, ST, Z } = SHORT_LABELS;
 
 const relabelled = (line: string, labels: Label[]) => relabelLine(directionalBeforeCity, line, labels);
 

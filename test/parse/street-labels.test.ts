@@ -5,14 +5,9 @@ import { streetLabels } from "../../src/parse/assembly/street-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
-import { assembleLine, relabelLine, TEST_MODEL } from "../support/labelled-lines.js";
+import { assembleLine, relabelLine, TEST_MODEL, SHORT_LABELS } from "../support/labelled-lines.js";
 
-const A = "addressNumber";
-const N = "streetName";
-const S = "streetSuffix";
-const C = "city";
-const ST = "state";
-const Z = "zip5";
+const { A, N, S, C, ST, Z } = SHORT_LABELS;
 
 const relabelled = (line: string, labels: Label[]) => relabelLine(streetLabels, line, labels);
 

@@ -1,4 +1,5 @@
 import { standardState } from "../../usps/usps.js";
+import type { Label } from "../labels.js";
 import { cityGazetteer } from "./city-gazetteer.js";
 import { labelUnits } from "./unit-rules.js";
 import { designatorOf, startsWithDigit, suffixOf } from "./word-classes.js";
@@ -29,8 +30,14 @@ export function cityStartBefore(l: Labelling, earliest: number, to: number): num
   return from;
 }
 
-/** The standard code of the state labelled from `at`, if any. */
-export function stateAt(l: Labelling, at: number): string | undefined {
+/**
+ * The standard code of the state labelled from `at`, if any: of the rules' labelling, or of any
+ * line's words and labels (the model backend's, city-directional.ts).
+ */
+export function stateAt(
+  l: { readonly texts: readonly string[]; readonly labels: readonly (Label | undefined)[] },
+  at: number,
+): string | undefined {
   let end = at;
   while (l.labels[end] === "state") end++;
   return end === at ? undefined : standardState(l.texts.slice(at, end).join(" "));
