@@ -20,7 +20,7 @@ export const MODEL_VERSION = "0.1.0";
  * fits on held-out lines (docs/parser-model.md "Calibration"), written into the model header;
  * refit when training changes.
  */
-export const CALIBRATION: Calibration = { exponent: 1.8, agreementExponent: 0.4 };
+export const CALIBRATION: Calibration = { exponent: 1.6, agreementExponent: 0.3 };
 
 export interface TrainingOptions {
   /** λ of the L2 penalty (λ/2)‖θ‖². */

@@ -95,6 +95,10 @@ test("labels that make no consistent address: the rules' parse with model_output
   assert.equal(answer.model.backend, "heuristic");
   assert.ok(codes(answer).includes("model_output_invalid"));
   assert.deepEqual(answer.components, rules.parse(LINE).components);
+  // However sure the rules are of the line, a line the model could not read is a hard one.
+  assert.ok(rules.parse(LINE).confidence >= 0.9);
+  assert.equal(answer.confidence, 0.5);
+  assert.ok(codes(answer).includes("low_confidence"));
 });
 
 test("the tagger labels every token and its sequence probability is a probability", () => {
@@ -177,13 +181,19 @@ test("agreement: labels that differ but read as the same address are agreement, 
   assert.ok(!codes(answer).includes("low_confidence"));
 });
 
-test("back-off: where the rules are unsure too, the model answers with its own low confidence", () => {
+test("back-off: where the rules are unsure too, the model answers, its confidence capped at 0.5", () => {
   const line = "157 Maple FALLS Anytown CA 90210";
   assert.ok(rules.parse(line).confidence < 0.9, "the rules are unsure of this line");
-  const answer = new ModelParser(rules, taggerOther(0.5)).parse(line);
+  const answer = new ModelParser(rules, taggerOther(0.4)).parse(line);
   assert.equal(answer.model.backend, "model");
-  assert.equal(answer.confidence, 0.5);
+  assert.equal(answer.components.other, "FALLS");
+  assert.equal(answer.confidence, 0.4);
   assert.ok(codes(answer).includes("low_confidence"));
+  // Just short of sure, the model alone would claim 0.79: two readings, neither sure, say less.
+  const nearlySure = new ModelParser(rules, taggerOther(0.79)).parse(line);
+  assert.equal(nearlySure.model.backend, "model");
+  assert.equal(nearlySure.confidence, 0.5);
+  assert.ok(codes(nearlySure).includes("low_confidence"));
 });
 
 test("a foreign line is the rules' to answer, however sure the model is", () => {
