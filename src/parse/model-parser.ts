@@ -54,7 +54,9 @@ export function loadModelFile(path: string): TaggerLoader {
  * and, with `backend: "heuristic"` and no warning of its own, for foreign lines and where the
  * model is unsure and the rules are sure of another reading (MODEL_UNSURE). Where the model is
  * unsure and the rules read the line the same way (same labels, or labels that give the same
- * components), the model answers with the confidence calibrated for such agreement.
+ * components), the model answers with the confidence calibrated for such agreement; where both
+ * are unsure and read it differently, or the model's labels make no address, the answer claims
+ * at most DISAGREEMENT_CAP.
  * It never throws for a line: the service starts and answers without the model file.
  */
 export class ModelParser implements Parser {
@@ -146,7 +148,10 @@ export class ModelParser implements Parser {
     return answer ?? assemble(parse);
   }
 
-  /** The rules' answer with a warning; from the tokens in hand when the line was tokenized already. */
+  /**
+   * The rules' answer with a warning, its confidence at most `confidenceCap`; from the tokens in
+   * hand when the line was tokenized already.
+   */
   private fallbackAnswer(
     line: string,
     code: Warning["code"],
@@ -154,11 +159,9 @@ export class ModelParser implements Parser {
     tokens?: Token[],
     confidenceCap = 1,
   ): ParseAnswer {
-    const answer = !tokens
-      ? this.fallback.parse(line)
-      : confidenceCap < 1
-        ? this.fallback.answer(line, tokens, capConfidence(this.fallback.label(tokens), confidenceCap))
-        : this.fallback.answer(line, tokens);
+    const answer = tokens
+      ? this.fallback.answer(line, tokens, capConfidence(this.fallback.label(tokens), confidenceCap))
+      : this.fallback.parse(line);
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
 }
