@@ -6,17 +6,14 @@
  *   node dist/tools/bench/bench-journal-apply.js [--rows 4000] [--rounds 25]
  * Prints the median and the best round, after two unmeasured rounds.
  */
-import { parseArgs } from "node:util";
 import { journalLine, billJournalText } from "../../src/accounts/sql/journal-lines.js";
 import { migrate } from "../../src/accounts/sql/migrations.js";
 import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
 import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/accounts/sql/demo-team.js";
+import { flag } from "./bench-support.js";
 
-const { values } = parseArgs({
-  options: { rows: { type: "string", default: "4000" }, rounds: { type: "string", default: "25" } },
-});
-const rows = Number(values.rows);
-const rounds = Number(values.rounds);
+const rows = Number(flag("rows", "4000"));
+const rounds = Number(flag("rounds", "25"));
 
 const db = await PgliteDatabase.open(undefined);
 try {
