@@ -26,7 +26,14 @@ import {
   Scoreboard,
 } from "./parser-evaluation.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
-import { assignFolds, lineKey, readExtraCorpora, readMainCorpus } from "./training-data.js";
+import {
+  assignFolds,
+  lineKey,
+  readExtraCorpora,
+  readMainCorpus,
+  readOsmCorpus,
+  uniqueLines,
+} from "./training-data.js";
 
 export interface CrossValidationOptions {
   k: number;
@@ -42,17 +49,19 @@ export interface CrossValidationOptions {
 
 /**
  * k-fold cross-validation of the model backend on labeled.xml, the rule-based backend scored on
- * the same held-out lines (docs/parser-model.md "Protocol"). Synthetic and extra hand-labelled
+ * the same held-out lines (docs/parser-model.md "Protocol"). Synthetic, OpenStreetMap and extra hand-labelled
  * lines are added to every training fold, never to a test fold.
  */
 export function crossValidate(options: CrossValidationOptions): string {
   const corpus = readMainCorpus();
   const folds = assignFolds(corpus.length, options.k, options.seed);
   const testKeys = new Set(corpus.map(lineKey));
-  const extras = readExtraCorpora().filter((line) => !testKeys.has(lineKey(line)));
+  const extras = uniqueLines([...readExtraCorpora(), ...readOsmCorpus()]).filter(
+    (line) => !testKeys.has(lineKey(line)),
+  );
   const synthetic = generateSynthetic(options.synthetic, options.seed);
   options.log(
-    `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra hand-labelled and ${synthetic.length} synthetic lines`,
+    `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra labelled (hand-labelled and OpenStreetMap) and ${synthetic.length} synthetic lines`,
   );
   const rules = new RuleParser();
   const samples: CalibrationSample[] = [];

@@ -8,10 +8,12 @@ import {
   CORPUS_DIR,
   EXTRA_CORPORA,
   MAIN_CORPUS,
+  OSM_CORPUS,
   corpusAvailable,
   lineKey,
   readExtraCorpora,
   readMainCorpus,
+  readOsmCorpus,
 } from "./training-data.js";
 
 /**
@@ -29,11 +31,16 @@ function main(): void {
   const corpus = readMainCorpus();
   const keys = new Set(corpus.map(lineKey));
   const extras = readExtraCorpora().filter((line) => !keys.has(lineKey(line)));
+  const extraKeys = new Set([...keys, ...extras.map(lineKey)]);
+  const osm = readOsmCorpus().filter((line) => !extraKeys.has(lineKey(line)));
   const synthetic = generateSynthetic(SYNTHETIC_LINES, TRAINING_SEED);
-  const data: WeightedLine[] = [...corpus, ...extras, ...synthetic].map((line) => ({ line, weight: 1 }));
+  const data: WeightedLine[] = [...corpus, ...extras, ...osm, ...synthetic].map((line) => ({
+    line,
+    weight: 1,
+  }));
   const log = (message: string) => process.stderr.write(`${message}\n`);
   log(
-    `training on ${corpus.length} + ${extras.length} hand-labelled and ${synthetic.length} synthetic lines`,
+    `training on ${corpus.length} + ${extras.length} hand-labelled, ${osm.length} OpenStreetMap and ${synthetic.length} synthetic lines`,
   );
   const started = Date.now();
   const model = trainModel(
@@ -41,6 +48,7 @@ function main(): void {
     { ...DEFAULT_TRAINING, log },
     {
       handLabelled: { [MAIN_CORPUS]: corpus.length, [EXTRA_CORPORA.join(" + ")]: extras.length },
+      openStreetMap: { [OSM_CORPUS]: osm.length },
       synthetic: { lines: synthetic.length, seed: TRAINING_SEED, generator: "tools/synthetic-addresses.ts" },
       gazetteer: "zipcodes 8.0.0 (npm)",
     },
