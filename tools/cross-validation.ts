@@ -49,8 +49,8 @@ export interface CrossValidationOptions {
 
 /**
  * k-fold cross-validation of the model backend on labeled.xml, the rule-based backend scored on
- * the same held-out lines (docs/parser-model.md "Protocol"). Synthetic, OpenStreetMap and extra hand-labelled
- * lines are added to every training fold, never to a test fold.
+ * the same held-out lines (docs/parser-model.md "Protocol"). Synthetic, OpenStreetMap and extra
+ * hand-labelled lines are added to every training fold, never to a test fold.
  */
 export function crossValidate(options: CrossValidationOptions): string {
   const corpus = readMainCorpus();

@@ -14,8 +14,9 @@ export const EXTRA_CORPORA = [
 ];
 
 /**
- * usaddress's lines generated from OpenStreetMap (16,490 distinct: number, street, city, ZIP in
- * its labels), for training only: real street and city names the hand-labelled lines lack.
+ * usaddress's lines generated from OpenStreetMap (16,490: number, directional, street, suffix,
+ * city and ZIP in its labels), for training only: real street and city names the hand-labelled
+ * lines lack.
  * Its twin `synthetic_clean_osm_data.xml` holds the same addresses with the commas outside the
  * labels, so it adds nothing.
  */
