@@ -75,10 +75,11 @@ function addZip(draft: Draft): void {
     } else if (words.length === 2 && isDigits(five!, 5) && isDigits(four!, 5) && zip.to - zip.from === 2) {
       // Two ZIPs in a row (`IL 62701 62702`): the first, after the state, is the ZIP; the other
       // fits nothing, as the rules read it.
-      draft.components.zip5 = five!;
-      const second = zip.to - 1;
-      draft.addOther(second, four!);
-      draft.warn("unknown_tokens", second, zip.to);
+      const [first, second] = words as [string, string];
+      const secondAt = zip.to - 1;
+      draft.components.zip5 = first;
+      draft.addOther(secondAt, second);
+      draft.warn("unknown_tokens", secondAt, zip.to);
     } else {
       draft.addOther(zip.from, zip.text);
       draft.warn("invalid_zip", zip.from, zip.to);
