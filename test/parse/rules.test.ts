@@ -103,3 +103,17 @@ test("of two ZIPs after the state the first is the ZIP and the other is kept in 
     ["unknown_tokens"],
   );
 });
+
+test("of two ZIPs the first is the ZIP also with its add-on, or after a known city with no state", () => {
+  const rules = new RuleParser();
+  const plus4 = rules.parse("123 Main St Springfield IL 62701-1234 62702").components;
+  assert.deepEqual(
+    [plus4.city, plus4.state, plus4.zip5, plus4.zip4, plus4.other],
+    ["SPRINGFIELD", "IL", "62701", "1234", "62702"],
+  );
+  const noState = rules.parse("123 Main St Springfield 62701 62702").components;
+  assert.deepEqual([noState.city, noState.zip5, noState.other], ["SPRINGFIELD", "62701", "62702"]);
+  // No city before them: a box number and a ZIP, not two ZIPs.
+  const box = rules.parse("PO Box 12345 62702").components;
+  assert.deepEqual([box.poBoxId, box.zip5, box.other], ["12345", "62702", undefined]);
+});

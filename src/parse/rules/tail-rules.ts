@@ -1,5 +1,6 @@
 import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
+import { cityGazetteer } from "./city-gazetteer.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
 
@@ -75,17 +76,8 @@ export function labelTail(l: Labelling): Tail {
  */
 function findZip(l: Labelling, end: number): number {
   if (end === 1 && isAllDigits(l.text(0)) && l.text(0)!.length === 5) return 0; // a line that is only a ZIP
-  // Two ZIPs after a state (`IL 62701 62702`): the one the state introduces is the ZIP, the
-  // other is noise kept in other, rather than the state and the first ZIP read into the city.
-  const first = end - 2;
-  if (
-    first >= 2 &&
-    isZipWord(l, first) &&
-    isZipWord(l, end - 1) &&
-    standardState(l.text(first - 1)!) !== undefined &&
-    l.free(first - 1)
-  )
-    return first;
+  const first = firstOfTwoZips(l, end);
+  if (first >= 0) return first;
   for (let i = end - 1; i >= 1 && i >= end - 4; i--) {
     const text = l.text(i)!;
     if (!l.free(i)) continue;
@@ -97,6 +89,22 @@ function findZip(l: Labelling, end: number): number {
     if (afterState && i === end - 1 && text.length >= 3 && isAllDigits(text.replace("-", ""))) return i;
   }
   return -1;
+}
+
+/**
+ * Two ZIPs at the end (`IL 62701 62702`, `IL 62701-1234 62702`, `SPRINGFIELD 62701 62702`): the
+ * first, right after the state or a known city, is the ZIP, and the other is noise kept in
+ * other, rather than the first ZIP (and its add-on, and the state) read into the city. Returns
+ * the first ZIP's token, or -1.
+ */
+function firstOfTwoZips(l: Labelling, end: number): number {
+  if (!isZipWord(l, end - 1)) return -1;
+  let first = end - 2;
+  const plus4 = l.text(first);
+  if (plus4 !== undefined && plus4.length === 4 && isAllDigits(plus4) && l.free(first)) first--;
+  if (first < 2 || !isZipWord(l, first) || !l.free(first - 1)) return -1;
+  if (standardState(l.text(first - 1)!) !== undefined) return first;
+  return cityGazetteer().cityStart(l.texts, 1, first, undefined) >= 0 ? first : -1;
 }
 
 /** Token i is unlabelled and five digits. */
