@@ -117,3 +117,28 @@ test("of two ZIPs the first is the ZIP also with its add-on, or after a known ci
   const box = rules.parse("PO Box 12345 62702").components;
   assert.deepEqual([box.poBoxId, box.zip5, box.other], ["12345", "62702", undefined]);
 });
+
+test("a number right after a Spanish prefix is the street name's, not a unit's", () => {
+  const answer = new RuleParser().parse("123 Calle 5 Apt 3, Carolina PR 00985");
+  assert.equal(answer.components.streetName, "CALLE 5");
+  assert.deepEqual([answer.components.occupancyType, answer.components.occupancyId], ["APT", "3"]);
+  assert.deepEqual(answer.warnings, []);
+});
+
+test("an urbanization written after the street ends the street and runs to the city", () => {
+  const rules = new RuleParser();
+  for (const line of [
+    "123 Calle 5 Urb Villa Carolina, Carolina PR 00985",
+    "123 Calle 5 Urb Villa Carolina Carolina PR 00985",
+  ]) {
+    const { components } = rules.parse(line);
+    assert.deepEqual(
+      [components.streetName, components.urbanization, components.city, components.firm],
+      ["CALLE 5", "VILLA CAROLINA", "CAROLINA", undefined],
+      line,
+    );
+  }
+  // No state or ZIP after it: the gazetteer's CAROLINA is the urbanization's last word, not a city.
+  const alone = rules.parse("123 Calle 5 Urb Villa Carolina").components;
+  assert.deepEqual([alone.urbanization, alone.city], ["VILLA CAROLINA", undefined]);
+});

@@ -94,7 +94,40 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
     return labelStreet(l, { from, to, ...role, hasNumber: false });
   }
   if (number > from) labelPrefix(l, from, number);
+  const urbanization = urbanizationAfter(l, number + 1, to);
+  if (urbanization >= 0) {
+    labelUrbanization(l, urbanization, to, role);
+    return labelStreet(l, { from: number, to: urbanization, ...NO_CITY, hasNumber: true });
+  }
   labelStreet(l, { from: number, to, ...role, hasNumber: true });
+}
+
+const NO_CITY = { cityAllowed: false, cityExpected: false } as const;
+
+function isUrbanizationWord(text: string | undefined): boolean {
+  return text === "URB" || (text !== undefined && puertoRicoAbbreviation(text) === "URB");
+}
+
+/** Where an urbanization written after the street starts (`123 CALLE 5 URB VILLA CAROLINA`), or -1. */
+function urbanizationAfter(l: Labelling, from: number, to: number): number {
+  for (let i = from; i < to - 1; i++) if (isUrbanizationWord(l.text(i))) return i;
+  return -1;
+}
+
+/**
+ * The urbanization from its URB word (§292) to the city: where a state or ZIP follows, the city
+ * the gazetteer knows at the stretch's end; else what follows a comma; else nothing.
+ */
+function labelUrbanization(l: Labelling, from: number, to: number, role: SegmentRole): void {
+  let end = to;
+  if (role.cityAllowed) {
+    const city = role.cityExpected ? cityStartBefore(l, from + 2, to) : -1;
+    let comma = from + 2;
+    while (comma < to && !l.boundary(comma)) comma++;
+    end = city >= from + 2 ? city : comma;
+  }
+  l.set(from, end, "urbanization");
+  if (end < to) l.set(end, to, "city");
 }
 
 /** The first house number of the stretch that is not a unit's number (`APT 5 123 MAIN ST`). */
@@ -156,7 +189,7 @@ function hasStreetSignal(l: Labelling, from: number, to: number, role: SegmentRo
 /** Words before the house number: a Puerto Rico urbanization (§292), units, or a firm. */
 function labelPrefix(l: Labelling, from: number, to: number): void {
   const first = l.text(from)!;
-  if (first === "URB" || puertoRicoAbbreviation(first) === "URB") {
+  if (isUrbanizationWord(first)) {
     l.set(from, to, "urbanization");
     return;
   }

@@ -119,7 +119,9 @@ export function endsStreet(l: Labelling, at: number, limit: number, endIsEvidenc
 export function nameWithoutSuffix(l: Labelling, q: number, limit: number, span: StreetSpan): number {
   // AVENUE E, BOULEVARD EAST: after a lone type word a directional is the name's.
   const typeThenDirectional = suffixOf(l.text(q)) !== undefined && directionalOf(l.text(q + 1)) !== undefined;
-  let end = typeThenDirectional && q + 1 < limit ? q + 2 : q + 1;
+  // CALLE 5, AVENUE 50: a number right after a leading type word is the name's, not a unit's.
+  const typeThenNumber = q + 1 < limit && isBareNumber(l.text(q + 1)!) && isLeadingType(l, q);
+  let end = (typeThenDirectional || typeThenNumber) && q + 1 < limit ? q + 2 : q + 1;
   while (
     end < limit &&
     !isUnitStart(l, end) &&
