@@ -142,3 +142,13 @@ test("an urbanization written after the street ends the street and runs to the c
   const alone = rules.parse("123 Calle 5 Urb Villa Carolina").components;
   assert.deepEqual([alone.urbanization, alone.city], ["VILLA CAROLINA", undefined]);
 });
+
+test("a building's name before the house number keeps its units apart", () => {
+  const { components } = new RuleParser().parse(
+    "Cond Torre del Mar Apt 1204, 1477 Ashford Ave, San Juan PR 00907",
+  );
+  assert.deepEqual(
+    [components.firm, components.occupancyType, components.occupancyId, components.addressNumber],
+    ["COND TORRE DEL MAR", "APT", "1204", "1477"],
+  );
+});

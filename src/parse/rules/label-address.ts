@@ -6,6 +6,7 @@ import { matchHighway } from "../highway.js";
 import { isMilitaryCity, labelBoxes } from "./box-rules.js";
 import { cityStartBefore } from "./city-boundary.js";
 import { labelStreet } from "./street-rules.js";
+import { isUnitStart } from "./street-words.js";
 import { labelTail } from "./tail-rules.js";
 import { labelUnits } from "./unit-rules.js";
 import {
@@ -194,10 +195,14 @@ function labelPrefix(l: Labelling, from: number, to: number): void {
     return;
   }
   const afterUnits = labelUnits(l, from, to, false);
-  if (afterUnits < to) {
-    l.set(afterUnits, to, "firm");
-    l.guess(0.05);
-  }
+  if (afterUnits >= to) return;
+  // COND TORRE DEL MAR APT 1204: a building's name and then its units.
+  let units = afterUnits + 1;
+  while (units < to && !isUnitStart(l, units)) units++;
+  const end = units < to ? labelUnits(l, units, to, false) : to;
+  l.set(afterUnits, units, "firm");
+  if (end < to) l.set(end, to, "firm");
+  l.guess(0.05);
 }
 
 const PLACE_LABELS: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4", "firm"]);
