@@ -196,12 +196,12 @@ function labelPrefix(l: Labelling, from: number, to: number): void {
   }
   const afterUnits = labelUnits(l, from, to, false);
   if (afterUnits >= to) return;
-  // COND TORRE DEL MAR APT 1204: a building's name and then its units.
+  // COND TORRE DEL MAR APT 1204: a building's name, then its units up to the house number.
+  // Otherwise the words are one firm (units labelled on the way are overwritten), never two.
   let units = afterUnits + 1;
   while (units < to && !isUnitStart(l, units)) units++;
-  const end = units < to ? labelUnits(l, units, to, false) : to;
-  l.set(afterUnits, units, "firm");
-  if (end < to) l.set(end, to, "firm");
+  const unitsToNumber = units < to && labelUnits(l, units, to, false) === to;
+  l.set(afterUnits, unitsToNumber ? units : to, "firm");
   l.guess(0.05);
 }
 
