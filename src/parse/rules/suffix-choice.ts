@@ -121,7 +121,7 @@ export function nameWithoutSuffix(l: Labelling, q: number, limit: number, span: 
   const typeThenDirectional = suffixOf(l.text(q)) !== undefined && directionalOf(l.text(q + 1)) !== undefined;
   // CALLE 5, AVENUE 50: a number right after a leading type word is the name's, not a unit's.
   const typeThenNumber = q + 1 < limit && isBareNumber(l.text(q + 1)!) && isLeadingType(l, q);
-  let end = (typeThenDirectional || typeThenNumber) && q + 1 < limit ? q + 2 : q + 1;
+  let end = (typeThenDirectional && q + 1 < limit) || typeThenNumber ? q + 2 : q + 1;
   while (
     end < limit &&
     !isUnitStart(l, end) &&

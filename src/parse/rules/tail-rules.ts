@@ -1,6 +1,6 @@
 import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
-import { cityGazetteer } from "./city-gazetteer.js";
+import { cityStartBefore } from "./city-boundary.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
 
@@ -104,7 +104,7 @@ function firstOfTwoZips(l: Labelling, end: number): number {
   if (plus4 !== undefined && plus4.length === 4 && isAllDigits(plus4) && l.free(first)) first--;
   if (first < 2 || !isZipWord(l, first) || !l.free(first - 1)) return -1;
   if (standardState(l.text(first - 1)!) !== undefined) return first;
-  return cityGazetteer().cityStart(l.texts, 1, first, undefined) >= 0 ? first : -1;
+  return cityStartBefore(l, 1, first) >= 0 ? first : -1;
 }
 
 /** Token i is unlabelled and five digits. */
