@@ -65,6 +65,9 @@ export const STANDARD_SUFFIXES: ReadonlySet<string> = standardSuffixes;
 const directionalByInput = new Map<string, string>([
   ...mapOf(B_DIRECTIONALS, 0, 1),
   ...column(B_DIRECTIONALS, 1).map((standard): [string, string] => [standard, standard]),
+  // `SO` for SOUTH is common in written addresses (`8517 SO NASHVILLE`); `NO` is not read as
+  // NORTH, since it also abbreviates "number" (`NO 5`).
+  ["SO", "S"],
 ]);
 
 /** `NORTH` → `N`, `NW` → `NW`; undefined for anything else. */

@@ -152,3 +152,28 @@ test("a building's name before the house number keeps its units apart", () => {
     ["COND TORRE DEL MAR", "APT", "1204", "1477"],
   );
 });
+
+test("a state word ending a street line with no ZIP needs a whole street before it", () => {
+  const rules = new RuleParser();
+  for (const [line, street] of [
+    ["3719 Old Alabama", "OLD ALABAMA"],
+    ["1112 So. Washington", "WASHINGTON"],
+  ] as const) {
+    const { components } = rules.parse(line);
+    assert.deepEqual([components.streetName, components.state], [street, undefined], line);
+  }
+  // A suffix or a city the gazetteer knows before it makes the street whole.
+  assert.equal(rules.parse("123 Main St Alabama").components.state, "AL");
+  const city = rules.parse("123 Main Springfield Illinois").components;
+  assert.deepEqual([city.streetName, city.city, city.state], ["MAIN", "SPRINGFIELD", "IL"]);
+});
+
+test("SO before a street name is the directional SOUTH", () => {
+  const { components } = new RuleParser().parse("612 A So Lake St");
+  assert.deepEqual(
+    [components.addressNumberSuffix, components.predirectional, components.streetName],
+    ["A", "S", "LAKE"],
+  );
+  // The whole street name stays the name.
+  assert.equal(new RuleParser().parse("100 So St").components.streetName, "SO");
+});

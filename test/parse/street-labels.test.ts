@@ -141,3 +141,18 @@ test("assembly reads a highway the same way whichever labelling it is given", ()
     { addressNumber: "123", streetName: "US HIGHWAY 41", postdirectional: "SW" },
   );
 });
+
+test("of two suffix words in a row only the last is the suffix", () => {
+  assert.deepEqual(relabelled("5075 Avalon Ridge Parkway Norcross GA", [A, N, S, S, C, ST]), [
+    A,
+    N,
+    N,
+    S,
+    C,
+    ST,
+  ]);
+  // No name labelled at all: the first suffix word becomes it.
+  assert.deepEqual(relabelled("123 Park Place Dr", [A, S, S, S]), [A, N, N, S]);
+  // The run's last word is no street type (a city labelled as a suffix): left as labelled.
+  assert.deepEqual(relabelled("8225 Troon Circle Austell GA", [A, N, S, S, ST]), [A, N, S, S, ST]);
+});

@@ -17,10 +17,26 @@ import { runEnd } from "./draft.js";
  * - A directional is named by its place: between the name and the suffix it is part of the name
  *   (Pub 28 §233.3: `NEW MEXICO NW AVE`), right after the street it is the postdirectional
  *   (`PEACHTREE RD NE`).
+ * - Of two suffix words in a row only the last is the suffix; the others stay in the name
+ *   (`AVALON RIDGE PARKWAY`, `PARK PLACE DR`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  return namesAndHighways(tokens, directionalsByPlace(labels));
+  return namesAndHighways(tokens, lastSuffixWord(tokens, directionalsByPlace(labels)));
+}
+
+/**
+ * The first street's suffix run of two words or more keeps only its last word as the suffix,
+ * when that word is a street type (`TROON CIRCLE AUSTELL`, a city labelled as a suffix, is left
+ * as labelled).
+ */
+function lastSuffixWord(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const name = labels.indexOf("streetName");
+  const start = name < 0 ? labels.indexOf("streetSuffix") : runEnd(labels, name);
+  if (start < 0 || labels[start] !== "streetSuffix") return labels;
+  const end = runEnd(labels, start);
+  if (end - start < 2 || standardSuffix(tokens[end - 1]!.text) === undefined) return labels;
+  return relabelled(labels, start, end - 1, "streetName");
 }
 
 /**

@@ -155,17 +155,18 @@ function findState(l: Labelling, at: number): { from: number } | null {
 
 /**
  * A state word at the end with no ZIP after it could be a street word (`123 MAIN ST` has no
- * state; `100 N LA` is no Louisiana): it needs a word before it that is not a house number.
+ * state; `100 N LA` is no Louisiana): it needs a word before it that is not a house number, and
+ * on a street line a whole street before it, one with a suffix or followed by a city the
+ * gazetteer knows (`3719 OLD ALABAMA` and `1112 SO WASHINGTON` are streets; CT, MT and PR are
+ * suffixes too, so `123 OAK CT` ends in one).
  */
 function plausibleState(l: Labelling, at: number): boolean {
   if (l.labels[at + 1] === "zip5" || l.boundary(at)) return true;
   const before = l.text(at - 1)!;
   if (startsWithDigit(before) || at < 2) return false;
-  // CT, MT, PR are suffixes too: `123 OAK CT` ends in a suffix unless a suffix came before it.
-  if (suffixOf(l.text(at)) === undefined) return true;
-  for (let i = 1; i < at; i++)
-    if (suffixOf(l.text(i)) !== undefined && startsWithDigit(l.text(0))) return true;
-  return false;
+  if (!startsWithDigit(l.text(0))) return suffixOf(l.text(at)) === undefined;
+  for (let i = 1; i < at; i++) if (suffixOf(l.text(i)) !== undefined) return true;
+  return suffixOf(l.text(at)) === undefined && cityStartBefore(l, 2, at) >= 0;
 }
 
 /** A line that is only a state (and ZIP): `IL`, `ILLINOIS 62701`. */
