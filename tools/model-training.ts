@@ -13,7 +13,7 @@ import { LABEL_INDEX, LABELS } from "../src/parse/labels.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 
 export const MODEL_NAME = "situs-crf";
-export const MODEL_VERSION = "0.2.0";
+export const MODEL_VERSION = "0.3.0";
 /**
  * confidence = P(labels)^exponent, or P(labels)^agreementExponent where the model is unsure and
  * the rules read the line alike (model-parser.ts): the powers `npm run eval:parser -- --cv 5`

@@ -45,7 +45,7 @@ test(
   async () => {
     const response = await parseWith(undefined, "123 Main St, Springfield, IL 62701");
     const answer = response.json();
-    assert.deepEqual(answer.model, { name: "situs-crf", version: "0.2.0", backend: "model" });
+    assert.deepEqual(answer.model, { name: "situs-crf", version: "0.3.0", backend: "model" });
     assert.deepEqual(answer.lines, ["123 MAIN ST", "SPRINGFIELD IL  62701"]);
     assert.deepEqual(answer.warnings, []);
   },

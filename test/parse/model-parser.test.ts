@@ -24,10 +24,10 @@ function codes(answer: { warnings: Array<{ code: string }> }): string[] {
   return answer.warnings.map((warning) => warning.code);
 }
 
-test("with a model file the model answers: backend model, name situs-crf, version 0.2.0", () => {
+test("with a model file the model answers: backend model, name situs-crf, version 0.3.0", () => {
   const parser = new ModelParser(rules, loadModelFile(modelFile("good.bin", encodeModel(tinyModel()))));
   const answer = parser.parse(LINE);
-  assert.deepEqual(answer.model, { name: "situs-crf", version: "0.2.0", backend: "model" });
+  assert.deepEqual(answer.model, { name: "situs-crf", version: "0.3.0", backend: "model" });
   assert.equal(answer.components.addressNumber, "123");
   assert.equal(answer.components.zip5, "62701");
   assert.ok(answer.confidence > 0 && answer.confidence <= 1);
