@@ -26,14 +26,7 @@ import {
   Scoreboard,
 } from "./parser-evaluation.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
-import {
-  assignFolds,
-  lineKey,
-  readExtraCorpora,
-  readMainCorpus,
-  readOsmCorpus,
-  uniqueLines,
-} from "./training-data.js";
+import { assignFolds, lineKey, readMainCorpus, readTrainingExtras } from "./training-data.js";
 
 export interface CrossValidationOptions {
   k: number;
@@ -55,10 +48,8 @@ export interface CrossValidationOptions {
 export function crossValidate(options: CrossValidationOptions): string {
   const corpus = readMainCorpus();
   const folds = assignFolds(corpus.length, options.k, options.seed);
-  const testKeys = new Set(corpus.map(lineKey));
-  const extras = uniqueLines([...readExtraCorpora(), ...readOsmCorpus()]).filter(
-    (line) => !testKeys.has(lineKey(line)),
-  );
+  const { handLabelled, openStreetMap } = readTrainingExtras(new Set(corpus.map(lineKey)));
+  const extras = [...handLabelled, ...openStreetMap];
   const synthetic = generateSynthetic(options.synthetic, options.seed);
   options.log(
     `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra labelled (hand-labelled and OpenStreetMap) and ${synthetic.length} synthetic lines`,

@@ -11,9 +11,8 @@ import {
   OSM_CORPUS,
   corpusAvailable,
   lineKey,
-  readExtraCorpora,
   readMainCorpus,
-  readOsmCorpus,
+  readTrainingExtras,
 } from "./training-data.js";
 
 /**
@@ -29,10 +28,7 @@ function main(): void {
     process.exit(2);
   }
   const corpus = readMainCorpus();
-  const keys = new Set(corpus.map(lineKey));
-  const extras = readExtraCorpora().filter((line) => !keys.has(lineKey(line)));
-  const extraKeys = new Set([...keys, ...extras.map(lineKey)]);
-  const osm = readOsmCorpus().filter((line) => !extraKeys.has(lineKey(line)));
+  const { handLabelled: extras, openStreetMap: osm } = readTrainingExtras(new Set(corpus.map(lineKey)));
   const synthetic = generateSynthetic(SYNTHETIC_LINES, TRAINING_SEED);
   const data: WeightedLine[] = [...corpus, ...extras, ...osm, ...synthetic].map((line) => ({
     line,

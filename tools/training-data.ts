@@ -32,7 +32,7 @@ export function lineKey(line: LabelledLine): string {
 }
 
 /** Unique lines of a corpus, first occurrence kept. */
-export function uniqueLines(lines: readonly LabelledLine[]): LabelledLine[] {
+function uniqueLines(lines: readonly LabelledLine[]): LabelledLine[] {
   const seen = new Set<string>();
   return lines.filter((line) => {
     const key = lineKey(line);
@@ -46,12 +46,25 @@ export function readMainCorpus(): LabelledLine[] {
   return uniqueLines(readLabelledLines(`${CORPUS_DIR}/${MAIN_CORPUS}`));
 }
 
-export function readExtraCorpora(): LabelledLine[] {
+function readExtraCorpora(): LabelledLine[] {
   return uniqueLines(EXTRA_CORPORA.flatMap((file) => readLabelledLines(`${CORPUS_DIR}/${file}`)));
 }
 
-export function readOsmCorpus(): LabelledLine[] {
+function readOsmCorpus(): LabelledLine[] {
   return uniqueLines(readLabelledLines(`${CORPUS_DIR}/${OSM_CORPUS}`));
+}
+
+/**
+ * The lines that only ever train: the extra hand-labelled corpora, then the OpenStreetMap lines,
+ * each line once and none whose key is in `exclude` (labeled.xml's, which are also scored).
+ */
+export function readTrainingExtras(exclude: ReadonlySet<string>): {
+  handLabelled: LabelledLine[];
+  openStreetMap: LabelledLine[];
+} {
+  const handLabelled = readExtraCorpora().filter((line) => !exclude.has(lineKey(line)));
+  const seen = new Set([...exclude, ...handLabelled.map(lineKey)]);
+  return { handLabelled, openStreetMap: readOsmCorpus().filter((line) => !seen.has(lineKey(line))) };
 }
 
 /** Fold of each line: a seeded shuffle of the (unique) lines dealt round-robin into k folds. */
