@@ -1,12 +1,17 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { AddressTagger } from "../src/parse/address-tagger.js";
 import { assemble } from "../src/parse/assemble.js";
 import {
   MODEL_UNSURE,
   ModelParser,
   modelReading,
+  raisesNoWarning,
   sameComponents,
   sameLabels,
 } from "../src/parse/model-parser.js";
+import { decodeModel, encodeModel } from "../src/parse/crf/model-file.js";
+import type { StoredModel } from "../src/parse/crf/model-file.js";
 import { RuleParser } from "../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
@@ -36,6 +41,14 @@ export interface CrossValidationOptions {
   training: TrainingOptions;
   /** Run only the first n folds (quick experiments); all k by default. */
   folds?: number;
+  /** Run only this fold (1-based), e.g. to train folds in parallel processes into `modelsDir`. */
+  onlyFold?: number;
+  /**
+   * Fold models are read from this directory when there, trained and written there when not: a
+   * change to assembly or back-off is then measured in a minute. A change to the features, the
+   * training lines or the options needs an empty directory.
+   */
+  modelsDir?: string;
   showErrors?: boolean;
   log: (message: string) => void;
 }
@@ -56,20 +69,23 @@ export function crossValidate(options: CrossValidationOptions): string {
   );
   const rules = new RuleParser();
   const samples: CalibrationSample[] = [];
-  const backOff: boolean[] = [];
+  const backOff: BackOffSample[] = [];
   const readings: Readings = { own: 0, either: 0 };
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
     ["rules (situs-rules)", new Scoreboard()],
   ];
-  for (let fold = 0; fold < (options.folds ?? options.k); fold++) {
-    const training: WeightedLine[] = [
+  const foldsRun =
+    options.onlyFold !== undefined
+      ? [options.onlyFold - 1]
+      : Array.from({ length: options.folds ?? options.k }, (_, fold) => fold);
+  for (const fold of foldsRun) {
+    const started = Date.now();
+    const stored = foldModel(fold, options, () => [
       ...corpus.filter((_, i) => folds[i] !== fold).map((line) => ({ line, weight: 1 })),
       ...extras.map((line) => ({ line, weight: 1 })),
       ...synthetic.map((line) => ({ line, weight: options.syntheticWeight })),
-    ];
-    const started = Date.now();
-    const stored = trainModel(training, options.training, {});
+    ]);
     const tagger = new AddressTagger(stored);
     const parser = new ModelParser(rules, () => ({
       info: { name: "situs-crf", version: "cv", calibration: CALIBRATION },
@@ -97,6 +113,8 @@ export function crossValidate(options: CrossValidationOptions): string {
   const agreed = samples.filter((sample) => sample.agreed).map((s): [number, boolean] => [s.p, s.right]);
   const fit = fitCalibrationExponent(plain);
   const agreementFit = fitCalibrationExponent(agreed);
+  const clean = backOff.filter((sample) => sample.clean).map((s): [number, boolean] => [s.p, s.right]);
+  const backOffFit = fitCalibrationExponent(clean);
   const calibrated = samples.map((s): [number, boolean] => [
     s.p ** (s.agreed ? agreementFit.exponent : fit.exponent),
     s.right,
@@ -104,7 +122,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   const rulesBoard = boards[1]![1];
   return [
     formatReport(boards),
-    `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter(Boolean).length} entirely right`,
+    `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter((s) => s.right).length} entirely right; raising no warning: ${clean.length} lines, ${clean.filter(([, right]) => right).length} entirely right`,
     `entirely right by the model's own labels (no fallback): ${readings.own}; by the rules: ${rulesBoard.linesRight}; by either: ${readings.either} of ${rulesBoard.lines} (${((100 * readings.either) / Math.max(1, rulesBoard.lines)).toFixed(1)}%, the most any choice between the two backends per line could reach)`,
     "",
     reliabilityTable(
@@ -118,14 +136,45 @@ export function crossValidate(options: CrossValidationOptions): string {
     "",
     `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} on ${plain.length} lines (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
     `  and P(labels)^b where the rules read alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
+    `  and P(labels)^c for answers of the rules raising no warning, fitted c = ${backOffFit.exponent} on ${clean.length} lines (Brier score ${backOffFit.rawBrier.toFixed(4)} raw, ${backOffFit.brier.toFixed(4)} calibrated)`,
     reliabilityTable(`model, P(labels)^${fit.exponent} or ^${agreementFit.exponent}`, calibrated),
   ].join("\n");
+}
+
+/** The model of one fold: trained on `training()`, or read from (and written to) `modelsDir`. */
+function foldModel(
+  fold: number,
+  options: CrossValidationOptions,
+  training: () => WeightedLine[],
+): StoredModel {
+  const file =
+    options.modelsDir === undefined
+      ? undefined
+      : join(options.modelsDir, `fold-${fold + 1}-of-${options.k}.bin`);
+  if (file !== undefined && existsSync(file)) {
+    options.log(`fold ${fold + 1}/${options.k}: model read from ${file}, not trained`);
+    return decodeModel(readFileSync(file));
+  }
+  // Scored as a model file holds it (32-bit weights), so a model read back scores the same.
+  const bytes = encodeModel(trainModel(training(), options.training, {}));
+  if (file !== undefined) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+  }
+  return decodeModel(bytes);
 }
 
 /** Held-out lines entirely right by the model's labels assembled as they are, and by them or the rules. */
 interface Readings {
   own: number;
   either: number;
+}
+
+/** A held-out line the rules answered: P(labels), whether it was right, whether it raised no warning. */
+interface BackOffSample {
+  p: number;
+  right: boolean;
+  clean: boolean;
 }
 
 /** A model answer on a held-out line: P(labels), whether the rules confirmed it, whether it was right. */
@@ -143,7 +192,7 @@ function scoreLine(
   boards: ReadonlyArray<[string, Scoreboard]>,
   log: ((message: string) => void) | undefined,
   samples: CalibrationSample[],
-  backOff: boolean[],
+  backOff: BackOffSample[],
   readings: Readings,
 ): void {
   const gold = assemble({
@@ -178,7 +227,7 @@ function scoreLine(
         (sameLabels(ruleLabels, modelLabels) || sameComponents(ruled.components, answer.components)),
       right,
     });
-  else backOff.push(right);
+  else backOff.push({ p, right, clean: raisesNoWarning(answer) });
   const rulesRight = boards[1]![1].add(gold, line.labels, {
     components: ruled.components,
     labels: ruleLabels,

@@ -133,8 +133,8 @@ function report(evaluation: Evaluation, show: number): string {
 }
 
 /**
- * `--cv K [--folds N] [--synthetic N] [--synthetic-weight W] [--l2 X] [--rule-labels on|off]
- * [--errors]`: cross-validation.
+ * `--cv K [--folds N | --fold N] [--models DIR] [--synthetic N] [--synthetic-weight W] [--l2 X]
+ * [--rule-labels on|off] [--errors]`: cross-validation.
  */
 function crossValidationRun(args: string[]): void {
   const option = (name: string) => {
@@ -154,6 +154,8 @@ function crossValidationRun(args: string[]): void {
       ruleLabels: (option("--rule-labels") ?? (CV_DEFAULTS.training.ruleLabels ? "on" : "off")) === "on",
     },
     folds: option("--folds") === undefined ? undefined : number("--folds", 0),
+    onlyFold: option("--fold") === undefined ? undefined : number("--fold", 0),
+    modelsDir: option("--models"),
     showErrors: args.includes("--errors"),
     log: (message) => process.stderr.write(`${message}\n`),
   });

@@ -16,11 +16,12 @@ export const MODEL_NAME = "situs-crf";
 export const MODEL_VERSION = "0.3.0";
 /**
  * confidence = P(labels)^exponent, or P(labels)^agreementExponent where the model is unsure and
- * the rules read the line alike (model-parser.ts): the powers `npm run eval:parser -- --cv 5`
- * fits on held-out lines (docs/parser-model.md "Calibration"), written into the model header;
- * refit when training changes.
+ * the rules read the line alike, or P(labels)^backOffExponent for a back-off answer that raises
+ * no warning (model-parser.ts): the powers `npm run eval:parser -- --cv 5` fits on held-out
+ * lines (docs/parser-model.md "Calibration"), written into the model header; refit when
+ * training changes.
  */
-export const CALIBRATION: Calibration = { exponent: 1.6, agreementExponent: 0.3 };
+export const CALIBRATION: Calibration = { exponent: 1.6, agreementExponent: 0.3, backOffExponent: 0.5 };
 
 export interface TrainingOptions {
   /** λ of the L2 penalty (λ/2)‖θ‖². */

@@ -15,7 +15,7 @@ import {
   type Warning,
 } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
-import type { RuleParser } from "./rule-parser.js";
+import type { RuleLabelling, RuleParser } from "./rule-parser.js";
 import type { Token } from "./token.js";
 import { tokenize } from "./tokenize.js";
 
@@ -136,7 +136,8 @@ export class ModelParser implements Parser {
         // the rules alone would claim (docs/parser-model.md "Back-off to the rules"). Where the
         // rules are unsure too, the model answers, capped: such answers were right one time in
         // four.
-        if (!agreed && rules.confidence >= RULES_SURE) return ruled;
+        if (!agreed && rules.confidence >= RULES_SURE)
+          return this.backOffAnswer(line, tokens, rules, ruled, probability);
         if (!agreed) answer = own;
       }
       // Two labellers that err on different lines agreeing: in cross-validation such answers
@@ -146,6 +147,27 @@ export class ModelParser implements Parser {
         parse.confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
     }
     return answer ?? assemble(parse);
+  }
+
+  /**
+   * A back-off answer that raises no warning (a whole address, every part known) is right more
+   * often than the model's doubt says: in cross-validation 28 of 40 such held-out answers were
+   * entirely right, against 33 of 73 for back-off answers with warnings, which P(labels)^exponent
+   * fits. Such an answer gets its own power of P(labels) (docs/parser-model.md "Calibration").
+   */
+  private backOffAnswer(
+    line: string,
+    tokens: Token[],
+    rules: RuleLabelling,
+    ruled: ParseAnswer,
+    probability: number,
+  ): ParseAnswer {
+    const exponent = this.tagger?.info.calibration?.backOffExponent;
+    if (exponent === undefined || !raisesNoWarning(ruled)) return ruled;
+    return this.fallback.answer(line, tokens, {
+      ...rules,
+      confidence: Math.min(rules.confidence, probability ** exponent),
+    });
   }
 
   /**
@@ -172,6 +194,11 @@ export class ModelParser implements Parser {
  */
 export function modelReading(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   return directionalBeforeCity(tokens, labels);
+}
+
+/** No warning but the one a low confidence raises. */
+export function raisesNoWarning(answer: ParseAnswer): boolean {
+  return answer.warnings.every((warning) => warning.code === "low_confidence");
 }
 
 /** Whether two answers read the same address: every component, secondary units included. */

@@ -7,6 +7,13 @@ import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { tokenize } from "./tokenize.js";
 
+/** The rules' labels of a line, how sure they are of them, and what they noticed. */
+export interface RuleLabelling {
+  labels: Label[];
+  confidence: number;
+  warnings: Warning[];
+}
+
 /**
  * The rule-based backend (SPEC `backend: "heuristic"`): Publication 28 rules label the tokens,
  * the shared assembly (src/parse/assemble.ts) does the rest. It is also the fallback of the
@@ -23,7 +30,7 @@ export class RuleParser implements Parser {
     if (options.preloadGazetteer === true) cityGazetteer();
   }
 
-  label(tokens: Token[]): { labels: Label[]; confidence: number; warnings: Warning[] } {
+  label(tokens: Token[]): RuleLabelling {
     return labelAddress(tokens);
   }
 
@@ -32,11 +39,7 @@ export class RuleParser implements Parser {
   }
 
   /** The rules' answer for a line already tokenized, from its labelling (labelled here unless given). */
-  answer(
-    input: string,
-    tokens: Token[],
-    labelled: { labels: Label[]; confidence: number; warnings: Warning[] } = this.label(tokens),
-  ): ParseAnswer {
+  answer(input: string, tokens: Token[], labelled: RuleLabelling = this.label(tokens)): ParseAnswer {
     const { labels, confidence, warnings } = labelled;
     return assemble({ input, tokens, labels, confidence, model: this.model, extraWarnings: warnings });
   }

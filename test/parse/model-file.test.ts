@@ -18,7 +18,7 @@ test("a model survives encode and decode: header, dictionary and float32 weights
   assert.deepEqual(Array.from(decoded.weights.transition), Array.from(model.weights.transition));
 });
 
-test("the shipped model carries the calibration the cross-validation fitted: both powers", () => {
+test("the shipped model carries the calibration the cross-validation fitted: all three powers", () => {
   const { header } = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
   assert.deepEqual(header.calibration, CALIBRATION);
 });

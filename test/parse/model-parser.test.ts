@@ -145,6 +145,22 @@ test("back-off: a model unsure of its labels gives way to rules that are sure of
   assert.equal(sure.confidence, 0.85);
 });
 
+test("back-off: an answer of the rules that raises no warning takes the back-off exponent", () => {
+  const calibration = { exponent: 2, agreementExponent: 0.3, backOffExponent: 0.5 };
+  const clean = new ModelParser(rules, taggerOther(0.49, calibration)).parse(LINE);
+  assert.equal(clean.model.backend, "heuristic");
+  assert.deepEqual(clean.components, rules.parse(LINE).components);
+  assert.equal(clean.confidence, 0.7);
+  assert.deepEqual(codes(clean), []);
+  // An answer with a warning (no ZIP) keeps the model's plain doubt: such answers are right less often.
+  const line = "123 Main St Springfield IL";
+  assert.deepEqual(codes(rules.parse(line)), ["missing_zip"]);
+  const warned = new ModelParser(rules, taggerOther(0.49, calibration)).parse(line);
+  assert.equal(warned.model.backend, "heuristic");
+  assert.equal(warned.confidence, 0.24);
+  assert.deepEqual(codes(warned), ["missing_zip", "low_confidence"]);
+});
+
 test("agreement: an unsure model whose labels the rules share answers with the agreement exponent", () => {
   const calibration = { exponent: 2, agreementExponent: 0.5 };
   const agreed = new ModelParser(rules, taggerSure(0.49, calibration)).parse(LINE);

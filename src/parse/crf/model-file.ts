@@ -36,12 +36,16 @@ export interface ModelHeader {
 /**
  * The answer's confidence is P(labels)^exponent, or P(labels)^agreementExponent where the model
  * was unsure and the rule-based labeller read the line the same way (the same labels, or labels
- * that give the same components); both exponents are fitted on cross-validation held-out lines
- * (docs/parser-model.md "Calibration"). Without an agreement exponent, agreement changes nothing.
+ * that give the same components), or, for a back-off answer (the rules, sure, reading the line
+ * another way) that raises no warning, P(labels)^backOffExponent; the exponents are fitted on
+ * cross-validation held-out lines (docs/parser-model.md "Calibration"). Without an agreement
+ * exponent, agreement changes nothing; without a back-off exponent, a back-off answer claims
+ * at most P(labels)^exponent.
  */
 export interface Calibration {
   exponent: number;
   agreementExponent?: number;
+  backOffExponent?: number;
 }
 
 export interface StoredModel {
