@@ -18,6 +18,28 @@ test("a route or military designator labelled as a box type is the route's, its 
   assert.deepEqual(relabelled("Star Route 3 Box 9", [BT, BT, BI, BT, BI]), [RT, RT, RI, BT, BI]);
 });
 
+test("a box designator with no number is numbered by the unit number right after it", () => {
+  const U = "occupancyId";
+  assert.deepEqual(relabelled("P O Box 88 St Joseph MI", [BT, BT, BT, U, C, C, ST]), [
+    BT,
+    BT,
+    BT,
+    BI,
+    C,
+    C,
+    ST,
+  ]);
+  assert.deepEqual(relabelled("RT 1 BOX 81", [RT, RI, BT, U]), [RT, RI, BT, BI]);
+  // A unit number after its own designator, or a box already numbered, is left alone.
+  assert.deepEqual(relabelled("PO Box 5 Apt 2", [BT, BT, BI, "occupancyType", U]), [
+    BT,
+    BT,
+    BI,
+    "occupancyType",
+    U,
+  ]);
+});
+
 test("a route number that starts with its designator gives the designator up", () => {
   assert.deepEqual(relabelled("RR2 BOX 348", [RI, RI, BT, BI]), [RT, RI, BT, BI]);
 });

@@ -156,3 +156,35 @@ test("of two suffix words in a row only the last is the suffix", () => {
   // The run's last word is no street type (a city labelled as a suffix): left as labelled.
   assert.deepEqual(relabelled("8225 Troon Circle Austell GA", [A, N, S, S, ST]), [A, N, S, S, ST]);
 });
+
+test("a street type and a directional before the last street type are part of the name", () => {
+  const { P } = SHORT_LABELS;
+  // PARK CIRCLE EAST RD: the last type is the suffix.
+  assert.deepEqual(relabelled("100 Park Circle East Rd", [A, N, S, P, S]), [A, N, N, N, S]);
+  assert.deepEqual(relabelled("11408 Otter Creek South Blvd Mabelvale AR", [A, N, S, P, S, C, ST]), [
+    A,
+    N,
+    N,
+    N,
+    S,
+    C,
+    ST,
+  ]);
+  // A street type labelled as a name word right after the suffix is the suffix (AVON ST EXT).
+  assert.deepEqual(relabelled("1821 Avon St Ext", [A, N, S, N]), [A, N, N, S]);
+  // ... but not a word that is no street type, nor a run of them.
+  assert.deepEqual(relabelled("1 Main St Rosslyn", [A, N, S, N]), [A, N, S, N]);
+});
+
+test("a lone letter after a numeric house number is the number's suffix", () => {
+  assert.deepEqual(relabelled("400 A South Boulevard Evanston", [A, A, N, S, C]), [
+    A,
+    "addressNumberSuffix",
+    N,
+    S,
+    C,
+  ]);
+  // A number already whole, or one of letters, is left alone.
+  assert.deepEqual(relabelled("N6W23001 Main St", [A, N, S]), [A, N, S]);
+  assert.deepEqual(relabelled("Mile K Beach Rd", [A, A, N, S]), [A, A, N, S]);
+});

@@ -8,7 +8,8 @@ import { runEnd } from "./draft.js";
  * `streetLabels` is to streets). The hand-labelled corpus labels a rural route's or a military
  * box group's designator as a PO box type (`RR 422 BOX`, `CMR 411 BOX 3568`: usaddress's
  * `USPSBoxType`), and a labeller that learned from it does too; DECISIONS.md makes them
- * ruralRouteType and ruralRouteId. So on a line with no route labelled:
+ * ruralRouteType and ruralRouteId. A box designator with no number of its own is numbered by a
+ * unit number labelled right after it (`P O BOX 88`). Then, on a line with no route labelled:
  * - a box-type run that is a route or military designator becomes the route's type, and the
  *   box number right after it the route's number (a later `BOX 3568` is then the route's box);
  * - a route number run that starts with the designator (`RR2` split as `RR 2`) gives it up as
@@ -19,7 +20,8 @@ import { runEnd } from "./draft.js";
  * - of two box groups one is kept as the box (keepOneBoxGroup).
  * Returns `labels` itself when nothing changes.
  */
-export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+export function boxLabels(tokens: readonly Token[], given: readonly Label[]): readonly Label[] {
+  const labels = unitNumberAfterBox(given);
   if (labels.includes("ruralRouteType")) return labels;
   const box = labels.indexOf("poBoxType");
   const boxEnd = box < 0 ? box : runEnd(labels, box);
@@ -48,6 +50,20 @@ export function boxLabels(tokens: readonly Token[], labels: readonly Label[]): r
     tokens.map((token) => token.text),
     copy,
   );
+  return copy;
+}
+
+/**
+ * `P O BOX 88` with 88 labelled a unit number: a box designator with no number of its own is
+ * numbered by the unit number right after it (a unit number follows its own designator).
+ */
+function unitNumberAfterBox(labels: readonly Label[]): readonly Label[] {
+  const box = labels.indexOf("poBoxType");
+  if (box < 0 || labels.includes("poBoxId")) return labels;
+  const boxEnd = runEnd(labels, box);
+  if (labels[boxEnd] !== "occupancyId") return labels;
+  const copy = labels.slice();
+  copy.fill("poBoxId", boxEnd, runEnd(labels, boxEnd));
   return copy;
 }
 

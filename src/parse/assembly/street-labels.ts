@@ -18,11 +18,113 @@ import { runEnd } from "./draft.js";
  *   (Pub 28 §233.3: `NEW MEXICO NW AVE`), right after the street it is the postdirectional
  *   (`PEACHTREE RD NE`).
  * - Of two suffix words in a row only the last is the suffix; the others stay in the name
- *   (`AVALON RIDGE PARKWAY`, `PARK PLACE DR`).
+ *   (`AVALON RIDGE PARKWAY`, `PARK PLACE DR`), and so do a street type and a directional before
+ *   the last type (`PARK CIRCLE EAST RD`); a street type labelled as a name word right after
+ *   the suffix is the suffix (`AVON ST EXT`).
+ * - A lone letter after a numeric house number is the number's suffix (`400 A SOUTH BLVD`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  return namesAndHighways(tokens, lastSuffixWord(tokens, directionalsByPlace(labels)));
+  const read = directionalsByPlace(
+    typeAfterSuffix(
+      tokens,
+      typeBeforeDirectional(nameBeforeName(tokens, numberSuffixLetter(tokens, labels))),
+    ),
+  );
+  return namesAndHighways(
+    tokens,
+    lastSuffixWord(tokens, highwayNumber(tokens, directionalNotState(tokens, read))),
+  );
+}
+
+/**
+ * `1180 PEACHTREE STREET, NE` with NE labelled the state: with no city and no ZIP on the line,
+ * a directional right after the street is its postdirectional, not a state standing alone.
+ */
+function directionalNotState(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const state = labels.indexOf("state");
+  if (state < 1 || labels.includes("city") || labels.includes("zip5") || labels.includes("postdirectional"))
+    return labels;
+  if (labels[state - 1] !== "streetSuffix" && labels[state - 1] !== "streetName") return labels;
+  const end = runEnd(labels, state);
+  if (end !== labels.length && labels[end] !== "zip4") return labels;
+  if (
+    !isDirectional(
+      tokens.map((token) => token.text),
+      state,
+      end,
+    )
+  )
+    return labels;
+  return relabelled(labels, state, end, "postdirectional");
+}
+
+/**
+ * `COUNTY ROAD 1220` with 1220 labelled a unit number (no designator before it): the route
+ * number of the highway the street's words name.
+ */
+function highwayNumber(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const start = labels.indexOf("streetName");
+  if (start < 0) return labels;
+  const nameEnd = runEnd(labels, start);
+  const end = labels[nameEnd] === "streetSuffix" ? runEnd(labels, nameEnd) : nameEnd;
+  if (labels[end] !== "occupancyId" || runEnd(labels, end) !== end + 1) return labels;
+  const words = tokens.slice(start, end + 1).map((token) => token.text);
+  if (!coversExactly(words, 0, words.length)) return labels;
+  return relabelled(labels, start, end + 1, "streetName");
+}
+
+/**
+ * `FLINT HILL RD` with FLINT labelled a predirectional: a word that is no directional (Appendix
+ * B) before the name is the name's first word.
+ */
+function nameBeforeName(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const pre = labels.indexOf("predirectional");
+  if (pre < 0 || labels[pre + 1] !== "streetName") return labels;
+  if (standardDirectional(tokens[pre]!.text) !== undefined) return labels;
+  return relabelled(labels, pre, pre + 1, "streetName");
+}
+
+/**
+ * `AVON ST EXT` with EXT labelled part of the name: two street types in a row, of which only
+ * the last is the suffix, the other staying in the name.
+ */
+function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const name = labels.indexOf("streetName");
+  if (name < 0) return labels;
+  const type = runEnd(labels, name);
+  if (labels[type] !== "streetSuffix") return labels;
+  const after = runEnd(labels, type);
+  if (labels[after] !== "streetName" || runEnd(labels, after) !== after + 1) return labels;
+  if (standardSuffix(tokens[after]!.text) === undefined) return labels;
+  const copy = relabelled(labels, type, after, "streetName");
+  copy[after] = "streetSuffix";
+  return copy;
+}
+
+/**
+ * `PARK CIRCLE EAST RD`, labelled name, suffix, directional, suffix: the last street type is the
+ * suffix, and the type and the directional before it are part of the name.
+ */
+function typeBeforeDirectional(labels: readonly Label[]): readonly Label[] {
+  const name = labels.indexOf("streetName");
+  if (name < 0) return labels;
+  const type = runEnd(labels, name);
+  if (labels[type] !== "streetSuffix") return labels;
+  const directional = runEnd(labels, type);
+  if (!DIRECTIONAL.has(labels[directional]!)) return labels;
+  const last = runEnd(labels, directional);
+  if (labels[last] !== "streetSuffix") return labels;
+  return relabelled(labels, type, last, "streetName");
+}
+
+/** `400 A SOUTH BLVD`: a lone letter after a numeric house number is the number's suffix. */
+function numberSuffixLetter(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const start = labels.indexOf("addressNumber");
+  if (start < 0 || labels[start + 1] !== "addressNumber" || labels[start + 2] === "addressNumber")
+    return labels;
+  if (!/^\d+$/.test(tokens[start]!.text) || !/^[A-Z]$/.test(tokens[start + 1]!.text)) return labels;
+  return relabelled(labels, start + 1, start + 2, "addressNumberSuffix");
 }
 
 /**
