@@ -188,3 +188,52 @@ test("a lone letter after a numeric house number is the number's suffix", () => 
   assert.deepEqual(relabelled("N6W23001 Main St", [A, N, S]), [A, N, S]);
   assert.deepEqual(relabelled("Mile K Beach Rd", [A, A, N, S]), [A, A, N, S]);
 });
+
+test("with no city and no ZIP, a state word right after the street is the street's", () => {
+  const { P } = SHORT_LABELS;
+  // A directional: the postdirectional, not Nebraska.
+  assert.deepEqual(relabelled("1180 Peachtree Street, NE", [A, N, S, ST]), [A, N, S, P]);
+  // A street type after the suffix: the suffix, the earlier type joining the name.
+  assert.deepEqual(relabelled("4530 6th St. Ct.", [A, N, S, ST]), [A, N, N, S]);
+  // With a city or a ZIP the state stands.
+  assert.deepEqual(relabelled("1180 Peachtree St Omaha NE", [A, N, S, C, ST]), [A, N, S, C, ST]);
+  assert.deepEqual(relabelled("1180 Peachtree St NE 68102", [A, N, S, ST, Z]), [A, N, S, ST, Z]);
+});
+
+test("a postdirectional N or S and an E or W after it are one directional", () => {
+  const { P } = SHORT_LABELS;
+  assert.deepEqual(relabelled("30 5th Street N E 301", [A, N, S, P, "occupancyId", "occupancyId"]), [
+    A,
+    N,
+    S,
+    P,
+    P,
+    "occupancyId",
+  ]);
+  assert.deepEqual(relabelled("601 Sligh Blvd N E Grand Rapids", [A, N, S, P, "other", C, C]), [
+    A,
+    N,
+    S,
+    P,
+    P,
+    C,
+    C,
+  ]);
+});
+
+test("a number labelled as a unit after a highway's words is the highway's route number", () => {
+  assert.deepEqual(relabelled("750 W County Road 1220", [A, "predirectional", N, S, "occupancyId"]), [
+    A,
+    "predirectional",
+    N,
+    N,
+    N,
+  ]);
+  // After an ordinary street it stays a unit number.
+  assert.deepEqual(relabelled("750 Main Road 1220", [A, N, S, "occupancyId"]), [A, N, S, "occupancyId"]);
+});
+
+test("a predirectional that is no directional word is the name's first word", () => {
+  assert.deepEqual(relabelled("3970 Flint Hill Road", [A, "predirectional", N, S]), [A, N, N, S]);
+  assert.deepEqual(relabelled("3970 N Hill Road", [A, "predirectional", N, S]), [A, "predirectional", N, S]);
+});

@@ -22,6 +22,11 @@ import { runEnd } from "./draft.js";
  *   the last type (`PARK CIRCLE EAST RD`); a street type labelled as a name word right after
  *   the suffix is the suffix (`AVON ST EXT`).
  * - A lone letter after a numeric house number is the number's suffix (`400 A SOUTH BLVD`).
+ * - A predirectional that is no directional word is the name's first word (`FLINT HILL RD`);
+ *   a number labelled as a unit after words that make a highway with it is the highway's route
+ *   number (`COUNTY ROAD 1220`); a postdirectional `N` or `S` and an `E` or `W` labelled otherwise
+ *   after it are one directional (`N E`); with no city and no ZIP on the line, a state word right
+ *   after the street is the street's (`PEACHTREE STREET, NE`, `6TH ST CT`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -33,30 +38,46 @@ export function streetLabels(tokens: readonly Token[], labels: readonly Label[])
   );
   return namesAndHighways(
     tokens,
-    lastSuffixWord(tokens, highwayNumber(tokens, directionalNotState(tokens, read))),
+    lastSuffixWord(
+      tokens,
+      highwayNumber(tokens, stateWithoutPlace(tokens, twoLetterDirectional(tokens, read))),
+    ),
   );
 }
 
 /**
- * `1180 PEACHTREE STREET, NE` with NE labelled the state: with no city and no ZIP on the line,
- * a directional right after the street is its postdirectional, not a state standing alone.
+ * `5TH STREET N E 301` with E labelled a unit number or an unknown word: a postdirectional `N`
+ * or `S` and an `E` or `W` right after it are one directional (`NE`).
  */
-function directionalNotState(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+function twoLetterDirectional(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const post = labels.indexOf("postdirectional");
+  if (post < 0 || runEnd(labels, post) !== post + 1) return labels;
+  const next = labels[post + 1];
+  if (next !== "other" && next !== "occupancyId") return labels;
+  const words = tokens.map((token) => token.text);
+  if (!isDirectional(words, post, post + 2)) return labels;
+  return relabelled(labels, post + 1, post + 2, "postdirectional");
+}
+
+/**
+ * `1180 PEACHTREE STREET, NE` with NE labelled the state: with no city and no ZIP on the line,
+ * a state word right after the street is no state standing alone but the street's: a
+ * directional is its postdirectional, and a street type after its suffix is the suffix
+ * (`4530 6TH ST CT`, where the earlier type then joins the name).
+ */
+function stateWithoutPlace(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const state = labels.indexOf("state");
-  if (state < 1 || labels.includes("city") || labels.includes("zip5") || labels.includes("postdirectional"))
-    return labels;
-  if (labels[state - 1] !== "streetSuffix" && labels[state - 1] !== "streetName") return labels;
+  if (state < 1 || labels.includes("city") || labels.includes("zip5")) return labels;
+  const before = labels[state - 1];
+  if (before !== "streetSuffix" && before !== "streetName") return labels;
   const end = runEnd(labels, state);
   if (end !== labels.length && labels[end] !== "zip4") return labels;
-  if (
-    !isDirectional(
-      tokens.map((token) => token.text),
-      state,
-      end,
-    )
-  )
-    return labels;
-  return relabelled(labels, state, end, "postdirectional");
+  const words = tokens.map((token) => token.text);
+  if (isDirectional(words, state, end) && !labels.includes("postdirectional"))
+    return relabelled(labels, state, end, "postdirectional");
+  if (before === "streetSuffix" && end === state + 1 && standardSuffix(words[state]!) !== undefined)
+    return relabelled(labels, state, end, "streetSuffix");
+  return labels;
 }
 
 /**
