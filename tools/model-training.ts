@@ -21,7 +21,7 @@ export const MODEL_VERSION = "0.3.0";
  * lines (docs/parser-model.md "Calibration"), written into the model header; refit when
  * training changes.
  */
-export const CALIBRATION: Calibration = { exponent: 1.6, agreementExponent: 0.3, backOffExponent: 0.5 };
+export const CALIBRATION: Calibration = { exponent: 1.3, agreementExponent: 0.3, backOffExponent: 0.5 };
 
 export interface TrainingOptions {
   /** λ of the L2 penalty (λ/2)‖θ‖². */

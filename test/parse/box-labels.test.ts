@@ -40,6 +40,19 @@ test("a box designator with no number is numbered by the unit number right after
   ]);
 });
 
+test("a highway labelled as a route is the street", () => {
+  assert.deepEqual(relabelled("FM 170 Box 77 Marfa TX", [RT, RI, BT, BI, C, ST]), [
+    "streetName",
+    "streetName",
+    BT,
+    BI,
+    C,
+    ST,
+  ]);
+  // A rural route's designator stays the route's.
+  assert.deepEqual(relabelled("RR 170 Box 77", [RT, RI, BT, BI]), [RT, RI, BT, BI]);
+});
+
 test("a route number that starts with its designator gives the designator up", () => {
   assert.deepEqual(relabelled("RR2 BOX 348", [RI, RI, BT, BI]), [RT, RI, BT, BI]);
 });

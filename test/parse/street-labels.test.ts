@@ -237,3 +237,41 @@ test("a predirectional that is no directional word is the name's first word", ()
   assert.deepEqual(relabelled("3970 Flint Hill Road", [A, "predirectional", N, S]), [A, N, N, S]);
   assert.deepEqual(relabelled("3970 N Hill Road", [A, "predirectional", N, S]), [A, "predirectional", N, S]);
 });
+
+test("a name and a street type right after a whole street name a building there, a firm", () => {
+  const { P } = SHORT_LABELS;
+  assert.deepEqual(
+    relabelled("1840 Ashbourne Rd Lynnewood Gardens Elkins Park PA", [A, N, S, N, S, C, C, ST]),
+    [A, N, S, "firm", "firm", C, C, ST],
+  );
+  assert.deepEqual(relabelled("3750 Peachtree Rd NE Canterbury Court", [A, N, S, P, N, S]), [
+    A,
+    N,
+    S,
+    P,
+    "firm",
+    "firm",
+  ]);
+  // With no house number the words are left as labelled.
+  assert.deepEqual(relabelled("Ashbourne Rd Lynnewood Gardens", [N, S, N, S]), [N, S, N, S]);
+});
+
+test("with no ZIP, an ordinal alone before FL is a floor", () => {
+  assert.deepEqual(relabelled("1750 Tysons Blvd Fourth FL", [A, N, S, C, ST]), [
+    A,
+    N,
+    S,
+    "occupancyId",
+    "occupancyType",
+  ]);
+  assert.deepEqual(relabelled("1750 Tysons Blvd 4th FL", [A, N, S, C, ST]), [
+    A,
+    N,
+    S,
+    "occupancyId",
+    "occupancyType",
+  ]);
+  // A city that is no ordinal, or a ZIP after the state, leaves Florida as it is.
+  assert.deepEqual(relabelled("1750 Main St Tampa FL", [A, N, S, C, ST]), [A, N, S, C, ST]);
+  assert.deepEqual(relabelled("1750 Main St Fourth FL 33601", [A, N, S, C, ST, Z]), [A, N, S, C, ST, Z]);
+});

@@ -1,3 +1,4 @@
+import { matchHighway } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { NUMBER_SIGNS, ROUTE_TYPES } from "./box-components.js";
@@ -9,7 +10,9 @@ import { runEnd } from "./draft.js";
  * box group's designator as a PO box type (`RR 422 BOX`, `CMR 411 BOX 3568`: usaddress's
  * `USPSBoxType`), and a labeller that learned from it does too; DECISIONS.md makes them
  * ruralRouteType and ruralRouteId. A box designator with no number of its own is numbered by a
- * unit number labelled right after it (`P O BOX 88`). Then, on a line with no route labelled:
+ * unit number labelled right after it (`P O BOX 88`), and a highway labelled as a route whose
+ * designator is no route's is the street (`FM 170 BOX 77`). Then, on a line with no route
+ * labelled:
  * - a box-type run that is a route or military designator becomes the route's type, and the
  *   box number right after it the route's number (a later `BOX 3568` is then the route's box);
  * - a route number run that starts with the designator (`RR2` split as `RR 2`) gives it up as
@@ -21,7 +24,7 @@ import { runEnd } from "./draft.js";
  * Returns `labels` itself when nothing changes.
  */
 export function boxLabels(tokens: readonly Token[], given: readonly Label[]): readonly Label[] {
-  const labels = unitNumberAfterBox(given);
+  const labels = unitNumberAfterBox(highwayNotRoute(tokens, given));
   if (labels.includes("ruralRouteType")) return labels;
   const box = labels.indexOf("poBoxType");
   const boxEnd = box < 0 ? box : runEnd(labels, box);
@@ -50,6 +53,23 @@ export function boxLabels(tokens: readonly Token[], given: readonly Label[]): re
     tokens.map((token) => token.text),
     copy,
   );
+  return copy;
+}
+
+/**
+ * `FM 170 BOX 77` with FM 170 labelled a route: a designator that is no route's (ROUTE_TYPES)
+ * and makes a highway with its number (Appendix F: FARM TO MARKET 170) is the street.
+ */
+function highwayNotRoute(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const type = labels.indexOf("ruralRouteType");
+  if (type < 0) return labels;
+  const typeEnd = runEnd(labels, type);
+  if (isRouteDesignator(tokens, type, typeEnd) || labels[typeEnd] !== "ruralRouteId") return labels;
+  const end = runEnd(labels, typeEnd);
+  const words = tokens.slice(type, end).map((token) => token.text);
+  if (matchHighway(words, 0)?.length !== words.length) return labels;
+  const copy = labels.slice();
+  copy.fill("streetName", type, end);
   return copy;
 }
 

@@ -2,6 +2,7 @@ import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import { matchHighway } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
+import { WORD_CLASS, wordClasses } from "../word-classes.js";
 import { runEnd } from "./draft.js";
 
 /**
@@ -26,23 +27,53 @@ import { runEnd } from "./draft.js";
  *   a number labelled as a unit after words that make a highway with it is the highway's route
  *   number (`COUNTY ROAD 1220`); a postdirectional `N` or `S` and an `E` or `W` labelled otherwise
  *   after it are one directional (`N E`); with no city and no ZIP on the line, a state word right
- *   after the street is the street's (`PEACHTREE STREET, NE`, `6TH ST CT`).
+ *   after the street is the street's (`PEACHTREE STREET, NE`, `6TH ST CT`), and an ordinal
+ *   alone before FL a floor (`FOURTH FL`).
+ * - A name and a street type right after a whole street are a building's name, a firm
+ *   (`1840 ASHBOURNE RD LYNNEWOOD GARDENS`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const read = directionalsByPlace(
-    typeAfterSuffix(
-      tokens,
-      typeBeforeDirectional(nameBeforeName(tokens, numberSuffixLetter(tokens, labels))),
-    ),
-  );
-  return namesAndHighways(
-    tokens,
-    lastSuffixWord(
-      tokens,
-      highwayNumber(tokens, stateWithoutPlace(tokens, twoLetterDirectional(tokens, read))),
-    ),
-  );
+  return READINGS.reduce((read, reading) => reading(tokens, read), labels);
+}
+
+type Reading = (tokens: readonly Token[], labels: readonly Label[]) => readonly Label[];
+
+/** The readings in the order they apply; each returns `labels` itself when it changes nothing. */
+const READINGS: readonly Reading[] = [
+  numberSuffixLetter,
+  nameBeforeName,
+  typeBeforeDirectional,
+  typeAfterSuffix,
+  directionalsByPlace,
+  twoLetterDirectional,
+  complexAfterStreet,
+  stateWithoutPlace,
+  floorNotFlorida,
+  highwayNumber,
+  lastSuffixWord,
+  namesAndHighways,
+];
+
+/**
+ * `1840 ASHBOURNE RD LYNNEWOOD GARDENS`: a name and a street type right after a whole street
+ * (number, name, suffix) are no second part of it but the name of a building or a complex
+ * there, a firm.
+ */
+function complexAfterStreet(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const number = labels.indexOf("addressNumber");
+  const name = labels.indexOf("streetName");
+  if (number < 0 || name < number) return labels;
+  const suffix = runEnd(labels, name);
+  if (labels[suffix] !== "streetSuffix") return labels;
+  let end = runEnd(labels, suffix);
+  if (labels[end] === "postdirectional") end = runEnd(labels, end);
+  if (labels[end] !== "streetName") return labels;
+  const typeAt = runEnd(labels, end);
+  if (labels[typeAt] !== "streetSuffix") return labels;
+  const after = runEnd(labels, typeAt);
+  if (labels[after] === "streetName" || labels[after] === "postdirectional") return labels;
+  return relabelled(labels, end, after, "firm");
 }
 
 /**
@@ -78,6 +109,22 @@ function stateWithoutPlace(tokens: readonly Token[], labels: readonly Label[]): 
   if (before === "streetSuffix" && end === state + 1 && standardSuffix(words[state]!) !== undefined)
     return relabelled(labels, state, end, "streetSuffix");
   return labels;
+}
+
+/**
+ * `1750 TYSONS BLVD FOURTH FL` with FOURTH labelled the city and FL the state: with no ZIP, an
+ * ordinal alone before FL is a floor (`FL` the unit designator FLOOR), not a city of Florida.
+ */
+function floorNotFlorida(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const state = labels.indexOf("state");
+  if (state < 1 || state !== labels.length - 1 || tokens[state]!.text !== "FL") return labels;
+  const city = state - 1;
+  if (labels[city] !== "city" || labels[city - 1] === "city") return labels;
+  if ((WORD_CLASS.ordinal & wordClasses(tokens[city]!.text)) === 0) return labels;
+  const copy = labels.slice();
+  copy[city] = "occupancyId";
+  copy[state] = "occupancyType";
+  return copy;
 }
 
 /**
@@ -127,7 +174,7 @@ function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): re
  * `PARK CIRCLE EAST RD`, labelled name, suffix, directional, suffix: the last street type is the
  * suffix, and the type and the directional before it are part of the name.
  */
-function typeBeforeDirectional(labels: readonly Label[]): readonly Label[] {
+function typeBeforeDirectional(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const name = labels.indexOf("streetName");
   if (name < 0) return labels;
   const type = runEnd(labels, name);
@@ -166,7 +213,7 @@ function lastSuffixWord(tokens: readonly Token[], labels: readonly Label[]): rea
  * A directional between the first name and its suffix joins the name; one right after the
  * street is the postdirectional.
  */
-function directionalsByPlace(labels: readonly Label[]): readonly Label[] {
+function directionalsByPlace(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const start = labels.indexOf("streetName");
   if (start < 0) return labels;
   const nameEnd = runEnd(labels, start);
