@@ -45,8 +45,8 @@ export interface CrossValidationOptions {
   onlyFold?: number;
   /**
    * Fold models are read from this directory when there, trained and written there when not: a
-   * change to assembly or back-off is then measured in a minute. A change to the features, the
-   * training lines or the options needs an empty directory.
+   * change to assembly, back-off or the rules is then measured in seconds. A change to the
+   * features, the training lines or the options needs an empty directory.
    */
   modelsDir?: string;
   showErrors?: boolean;
