@@ -62,11 +62,9 @@ const READINGS: readonly Reading[] = [
  */
 function complexAfterStreet(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const number = labels.indexOf("addressNumber");
-  const name = labels.indexOf("streetName");
-  if (number < 0 || name < number) return labels;
-  const suffix = runEnd(labels, name);
-  if (labels[suffix] !== "streetSuffix") return labels;
-  let end = runEnd(labels, suffix);
+  const street = nameAndSuffix(labels);
+  if (number < 0 || street === null || street.name < number) return labels;
+  let end = street.end;
   if (labels[end] === "postdirectional") end = runEnd(labels, end);
   if (labels[end] !== "streetName") return labels;
   const typeAt = runEnd(labels, end);
@@ -132,10 +130,9 @@ function floorNotFlorida(tokens: readonly Token[], labels: readonly Label[]): re
  * number of the highway the street's words name.
  */
 function highwayNumber(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const start = labels.indexOf("streetName");
-  if (start < 0) return labels;
-  const nameEnd = runEnd(labels, start);
-  const end = labels[nameEnd] === "streetSuffix" ? runEnd(labels, nameEnd) : nameEnd;
+  const street = nameAndAnySuffix(labels);
+  if (street === null) return labels;
+  const { start, end } = street;
   if (labels[end] !== "occupancyId" || runEnd(labels, end) !== end + 1) return labels;
   const words = tokens.slice(start, end + 1).map((token) => token.text);
   if (!coversExactly(words, 0, words.length)) return labels;
@@ -158,14 +155,12 @@ function nameBeforeName(tokens: readonly Token[], labels: readonly Label[]): rea
  * the last is the suffix, the other staying in the name.
  */
 function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const name = labels.indexOf("streetName");
-  if (name < 0) return labels;
-  const type = runEnd(labels, name);
-  if (labels[type] !== "streetSuffix") return labels;
-  const after = runEnd(labels, type);
+  const street = nameAndSuffix(labels);
+  if (street === null) return labels;
+  const after = street.end;
   if (labels[after] !== "streetName" || runEnd(labels, after) !== after + 1) return labels;
   if (standardSuffix(tokens[after]!.text) === undefined) return labels;
-  const copy = relabelled(labels, type, after, "streetName");
+  const copy = relabelled(labels, street.suffix, after, "streetName");
   copy[after] = "streetSuffix";
   return copy;
 }
@@ -175,15 +170,28 @@ function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): re
  * suffix, and the type and the directional before it are part of the name.
  */
 function typeBeforeDirectional(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const name = labels.indexOf("streetName");
-  if (name < 0) return labels;
-  const type = runEnd(labels, name);
-  if (labels[type] !== "streetSuffix") return labels;
-  const directional = runEnd(labels, type);
-  if (!DIRECTIONAL.has(labels[directional]!)) return labels;
-  const last = runEnd(labels, directional);
+  const street = nameAndSuffix(labels);
+  if (street === null || !DIRECTIONAL.has(labels[street.end]!)) return labels;
+  const last = runEnd(labels, street.end);
   if (labels[last] !== "streetSuffix") return labels;
-  return relabelled(labels, type, last, "streetName");
+  return relabelled(labels, street.suffix, last, "streetName");
+}
+
+/** The first street name run [start, nameEnd) and the suffix run after it if any, up to `end`. */
+function nameAndAnySuffix(labels: readonly Label[]): { start: number; nameEnd: number; end: number } | null {
+  const start = labels.indexOf("streetName");
+  if (start < 0) return null;
+  const nameEnd = runEnd(labels, start);
+  return { start, nameEnd, end: labels[nameEnd] === "streetSuffix" ? runEnd(labels, nameEnd) : nameEnd };
+}
+
+/** The first street name run and the suffix run right after it (`name`, `suffix`, `end`), or null. */
+function nameAndSuffix(labels: readonly Label[]): { name: number; suffix: number; end: number } | null {
+  const name = labels.indexOf("streetName");
+  if (name < 0) return null;
+  const suffix = runEnd(labels, name);
+  if (labels[suffix] !== "streetSuffix") return null;
+  return { name, suffix, end: runEnd(labels, suffix) };
 }
 
 /** `400 A SOUTH BLVD`: a lone letter after a numeric house number is the number's suffix. */
@@ -238,10 +246,9 @@ function relabelled(labels: readonly Label[], from: number, to: number, label: L
 
 /** The highway readings and the trailing street type, on the first street name and its suffix. */
 function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const start = labels.indexOf("streetName");
-  if (start < 0) return labels;
-  const end = runEnd(labels, start);
-  const suffixEnd = labels[end] === "streetSuffix" ? runEnd(labels, end) : end;
+  const street = nameAndAnySuffix(labels);
+  if (street === null) return labels;
+  const { start, nameEnd: end, end: suffixEnd } = street;
   if (end - start < 2 && suffixEnd === end) return labels;
   const words = tokens.slice(start, suffixEnd).map((token) => token.text);
   const nameLength = end - start;
