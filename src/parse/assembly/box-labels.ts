@@ -24,6 +24,9 @@ import { runEnd } from "./draft.js";
  * Returns `labels` itself when nothing changes.
  */
 export function boxLabels(tokens: readonly Token[], given: readonly Label[]): readonly Label[] {
+  // Most lines have no box or route: they are left alone after one look (assembly runs on
+  // every parse).
+  if (!given.some(isBoxOrRoute)) return given;
   const labels = unitNumberAfterBox(highwayNotRoute(tokens, given));
   if (labels.includes("ruralRouteType")) return labels;
   const box = labels.indexOf("poBoxType");
@@ -54,6 +57,10 @@ export function boxLabels(tokens: readonly Token[], given: readonly Label[]): re
     copy,
   );
   return copy;
+}
+
+function isBoxOrRoute(label: Label): boolean {
+  return label === "poBoxType" || label === "ruralRouteType" || label === "ruralRouteId";
 }
 
 /**

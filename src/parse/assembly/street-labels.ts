@@ -34,7 +34,9 @@ import { runEnd } from "./draft.js";
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  return READINGS.reduce((read, reading) => reading(tokens, read), labels);
+  let read = labels;
+  for (const reading of READINGS) read = reading(tokens, read);
+  return read;
 }
 
 type Reading = (tokens: readonly Token[], labels: readonly Label[]) => readonly Label[];
@@ -48,8 +50,7 @@ const READINGS: readonly Reading[] = [
   directionalsByPlace,
   twoLetterDirectional,
   complexAfterStreet,
-  stateWithoutPlace,
-  floorNotFlorida,
+  stateWithoutZip,
   highwayNumber,
   lastSuffixWord,
   namesAndHighways,
@@ -89,17 +90,26 @@ function twoLetterDirectional(tokens: readonly Token[], labels: readonly Label[]
 }
 
 /**
- * `1180 PEACHTREE STREET, NE` with NE labelled the state: with no city and no ZIP on the line,
- * a state word right after the street is no state standing alone but the street's: a
- * directional is its postdirectional, and a street type after its suffix is the suffix
- * (`4530 6TH ST CT`, where the earlier type then joins the name).
+ * A state word on a line with no ZIP that is no state standing alone but the street's or a
+ * unit's. With no city either, right after the street: a directional is the postdirectional
+ * (`1180 PEACHTREE STREET, NE` is no Nebraska address), a street type after the suffix is the
+ * suffix (`4530 6TH ST CT`, the earlier type then joining the name). Ending the line after an
+ * ordinal labelled the city, FL is a floor (`1750 TYSONS BLVD FOURTH FL`), no city of Florida.
  */
-function stateWithoutPlace(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+function stateWithoutZip(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const state = labels.indexOf("state");
-  if (state < 1 || labels.includes("city") || labels.includes("zip5")) return labels;
-  const before = labels[state - 1];
-  if (before !== "streetSuffix" && before !== "streetName") return labels;
+  if (state < 1 || labels.includes("zip5")) return labels;
   const end = runEnd(labels, state);
+  const before = labels[state - 1];
+  if (before === "city") {
+    if (end !== labels.length || tokens[state]!.text !== "FL" || labels[state - 2] === "city") return labels;
+    if ((WORD_CLASS.ordinal & wordClasses(tokens[state - 1]!.text)) === 0) return labels;
+    const copy = labels.slice();
+    copy[state - 1] = "occupancyId";
+    copy[state] = "occupancyType";
+    return copy;
+  }
+  if (labels.includes("city") || (before !== "streetSuffix" && before !== "streetName")) return labels;
   if (end !== labels.length && labels[end] !== "zip4") return labels;
   const words = tokens.map((token) => token.text);
   if (isDirectional(words, state, end) && !labels.includes("postdirectional"))
@@ -107,22 +117,6 @@ function stateWithoutPlace(tokens: readonly Token[], labels: readonly Label[]): 
   if (before === "streetSuffix" && end === state + 1 && standardSuffix(words[state]!) !== undefined)
     return relabelled(labels, state, end, "streetSuffix");
   return labels;
-}
-
-/**
- * `1750 TYSONS BLVD FOURTH FL` with FOURTH labelled the city and FL the state: with no ZIP, an
- * ordinal alone before FL is a floor (`FL` the unit designator FLOOR), not a city of Florida.
- */
-function floorNotFlorida(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const state = labels.indexOf("state");
-  if (state < 1 || state !== labels.length - 1 || tokens[state]!.text !== "FL") return labels;
-  const city = state - 1;
-  if (labels[city] !== "city" || labels[city - 1] === "city") return labels;
-  if ((WORD_CLASS.ordinal & wordClasses(tokens[city]!.text)) === 0) return labels;
-  const copy = labels.slice();
-  copy[city] = "occupancyId";
-  copy[state] = "occupancyType";
-  return copy;
 }
 
 /**
