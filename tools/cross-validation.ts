@@ -23,6 +23,7 @@ import {
 } from "./model-training.js";
 import {
   describeComponentDifferences,
+  brierScore,
   describeError,
   entirelyRight,
   fitCalibrationExponent,
@@ -137,8 +138,19 @@ export function crossValidate(options: CrossValidationOptions): string {
     `calibration: confidence = P(labels)^a, fitted a = ${fit.exponent} on ${plain.length} lines (Brier score ${fit.rawBrier.toFixed(4)} raw, ${fit.brier.toFixed(4)} calibrated)`,
     `  and P(labels)^b where the rules read alike, fitted b = ${agreementFit.exponent} on ${agreed.length} lines (Brier score ${agreementFit.rawBrier.toFixed(4)} raw, ${agreementFit.brier.toFixed(4)} calibrated)`,
     `  and P(labels)^c for answers of the rules raising no warning, fitted c = ${backOffFit.exponent} on ${clean.length} lines (Brier score ${backOffFit.rawBrier.toFixed(4)} raw, ${backOffFit.brier.toFixed(4)} calibrated)`,
+    shippedPowers([plain, agreed, clean]),
     reliabilityTable(`model, P(labels)^${fit.exponent} or ^${agreementFit.exponent}`, calibrated),
   ].join("\n");
+}
+
+/** The Brier scores of the powers the model file carries (CALIBRATION), on the same lines as the fits. */
+function shippedPowers([plain, agreed, clean]: ReadonlyArray<ReadonlyArray<[number, boolean]>>): string {
+  const a = CALIBRATION.exponent;
+  const b = CALIBRATION.agreementExponent ?? a;
+  const c = CALIBRATION.backOffExponent ?? a;
+  const score = (samples: ReadonlyArray<[number, boolean]>, power: number) =>
+    brierScore(samples, power).toFixed(4);
+  return `  the model file's powers a = ${a}, b = ${b}, c = ${c}: Brier scores ${score(plain!, a)}, ${score(agreed!, b)}, ${score(clean!, c)}`;
 }
 
 /** The model of one fold: trained on `training()`, or read from (and written to) `modelsDir`. */

@@ -65,15 +65,21 @@ export function fitCalibrationExponent(samples: ReadonlyArray<[number, boolean]>
   brier: number;
   rawBrier: number;
 } {
-  const brier = (a: number) =>
-    samples.reduce((sum, [p, right]) => sum + (p ** a - (right ? 1 : 0)) ** 2, 0) /
-    Math.max(1, samples.length);
+  const brier = (a: number) => brierScore(samples, a);
   let best = { exponent: 1, brier: brier(1) };
   for (let a = 0.1; a <= 5.0001; a += 0.1) {
     const value = brier(a);
     if (value < best.brier) best = { exponent: Math.round(a * 10) / 10, brier: value };
   }
   return { ...best, rawBrier: brier(1) };
+}
+
+/** Mean squared distance between P(labels)^a and being entirely right (1) or not (0). */
+export function brierScore(samples: ReadonlyArray<[number, boolean]>, a: number): number {
+  return (
+    samples.reduce((sum, [p, right]) => sum + (p ** a - (right ? 1 : 0)) ** 2, 0) /
+    Math.max(1, samples.length)
+  );
 }
 
 /** A reliability table of (confidence, right) pairs: bins of width 0.1. */

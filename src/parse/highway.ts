@@ -56,6 +56,12 @@ export interface HighwayMatch {
   standard: string[];
 }
 
+/** Whether the highway name starting at `words[from]` takes exactly the words up to `to`. */
+export function coversExactly(words: readonly string[], from: number, to: number): boolean {
+  const match = matchHighway(words, from, to);
+  return match !== null && match.length === to - from;
+}
+
 /**
  * The highway name starting at `words[at]`, if one does: an optional state (KENTUCKY 440,
  * CA COUNTY RD 150), a highway word group, the route number, and BYPASS or FRONTAGE ROAD after it.

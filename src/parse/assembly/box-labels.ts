@@ -1,4 +1,4 @@
-import { matchHighway } from "../highway.js";
+import { coversExactly } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { NUMBER_SIGNS, ROUTE_TYPES } from "./box-components.js";
@@ -74,7 +74,7 @@ function highwayNotRoute(tokens: readonly Token[], labels: readonly Label[]): re
   if (isRouteDesignator(tokens, type, typeEnd) || labels[typeEnd] !== "ruralRouteId") return labels;
   const end = runEnd(labels, typeEnd);
   const words = tokens.slice(type, end).map((token) => token.text);
-  if (matchHighway(words, 0)?.length !== words.length) return labels;
+  if (!coversExactly(words, 0, words.length)) return labels;
   const copy = labels.slice();
   copy.fill("streetName", type, end);
   return copy;

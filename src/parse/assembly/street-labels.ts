@@ -1,5 +1,5 @@
 import { standardDirectional, standardSuffix } from "../../usps/usps.js";
-import { matchHighway } from "../highway.js";
+import { coversExactly } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { WORD_CLASS, wordClasses } from "../word-classes.js";
@@ -145,8 +145,8 @@ function nameBeforeName(tokens: readonly Token[], labels: readonly Label[]): rea
 }
 
 /**
- * `AVON ST EXT` with EXT labelled part of the name: two street types in a row, of which only
- * the last is the suffix, the other staying in the name.
+ * `AVON ST EXT` with EXT labelled part of the name: a street type right after the suffix is a
+ * suffix word too, and of the two only the last is the suffix (lastSuffixWord, later).
  */
 function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const street = nameAndSuffix(labels);
@@ -154,9 +154,7 @@ function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): re
   const after = street.end;
   if (labels[after] !== "streetName" || runEnd(labels, after) !== after + 1) return labels;
   if (standardSuffix(tokens[after]!.text) === undefined) return labels;
-  const copy = relabelled(labels, street.suffix, after, "streetName");
-  copy[after] = "streetSuffix";
-  return copy;
+  return relabelled(labels, after, after + 1, "streetSuffix");
 }
 
 /**
@@ -181,11 +179,9 @@ function nameAndAnySuffix(labels: readonly Label[]): { start: number; nameEnd: n
 
 /** The first street name run and the suffix run right after it (`name`, `suffix`, `end`), or null. */
 function nameAndSuffix(labels: readonly Label[]): { name: number; suffix: number; end: number } | null {
-  const name = labels.indexOf("streetName");
-  if (name < 0) return null;
-  const suffix = runEnd(labels, name);
-  if (labels[suffix] !== "streetSuffix") return null;
-  return { name, suffix, end: runEnd(labels, suffix) };
+  const street = nameAndAnySuffix(labels);
+  if (street === null || street.end === street.nameEnd) return null;
+  return { name: street.start, suffix: street.nameEnd, end: street.end };
 }
 
 /** `400 A SOUTH BLVD`: a lone letter after a numeric house number is the number's suffix. */
@@ -291,12 +287,6 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
     relabel(nameLength - 1, nameLength, "streetSuffix");
   }
   return out;
-}
-
-/** The highway name starting at `words[from]` takes exactly the words up to `to`. */
-function coversExactly(words: readonly string[], from: number, to: number): boolean {
-  const match = matchHighway(words, from, to);
-  return match !== null && match.length === to - from;
 }
 
 /** `SW`, `SOUTHWEST`, or two words making one (`S W`). */
