@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AddressTagger } from "../src/parse/address-tagger.js";
-import { assemble } from "../src/parse/assemble.js";
+import { assembledLabels, assemble } from "../src/parse/assemble.js";
 import {
   MODEL_UNSURE,
   ModelParser,
@@ -71,7 +71,7 @@ export function crossValidate(options: CrossValidationOptions): string {
   const rules = new RuleParser();
   const samples: CalibrationSample[] = [];
   const backOff: BackOffSample[] = [];
-  const readings: Readings = { own: 0, either: 0 };
+  const readings: Readings = { own: 0, either: 0, tagsRight: 0 };
   const boards: Array<[string, Scoreboard]> = [
     ["model (situs-crf)", new Scoreboard()],
     ["rules (situs-rules)", new Scoreboard()],
@@ -125,6 +125,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     formatReport(boards),
     `answered by the rules instead of the model (foreign lines, back-off, invalid labels): ${backOff.length} lines, ${backOff.filter((s) => s.right).length} entirely right; raising no warning: ${clean.length} lines, ${clean.filter(([, right]) => right).length} entirely right`,
     `entirely right by the model's own labels (no fallback): ${readings.own}; by the rules: ${rulesBoard.linesRight}; by either: ${readings.either} of ${rulesBoard.lines} (${((100 * readings.either) / Math.max(1, rulesBoard.lines)).toFixed(1)}%, the most any choice between the two backends per line could reach)`,
+    `the tagger's raw labels, before assembly's readings and any fallback, equal gold's on ${readings.tagsRight} of ${rulesBoard.tokens} tokens (${((100 * readings.tagsRight) / Math.max(1, rulesBoard.tokens)).toFixed(1)}%)`,
     "",
     reliabilityTable(
       "model, raw P(labels) before the type cap",
@@ -176,10 +177,15 @@ function foldModel(
   return decodeModel(bytes);
 }
 
-/** Held-out lines entirely right by the model's labels assembled as they are, and by them or the rules. */
+/**
+ * Held-out lines entirely right by the model's labels assembled as they are, and by them or the
+ * rules; tokens the tagger labelled as gold does.
+ */
 interface Readings {
   own: number;
   either: number;
+  /** Tokens whose raw tag (before any reading or fallback) is the gold label. */
+  tagsRight: number;
 }
 
 /** A held-out line the rules answered: P(labels), whether it was right, whether it raised no warning. */
@@ -217,17 +223,24 @@ function scoreLine(
   const answer = parser.parse(line.input);
   const tagged = tagger.tag(line.input, line.tokens);
   const modelLabels = modelReading(line.tokens, tagged.labels);
-  const right = boards[0]![1].add(gold, line.labels, {
+  const labelled = rules.label(line.tokens);
+  const ruleLabels = labelled.labels;
+  // Tokens are scored end to end: each token's component in the answer given (the model's, or
+  // the rules' where they answered) against its component in the gold answer.
+  const goldTokens = assembledLabels(line.tokens, line.labels);
+  const answerLabels = answer.model.backend === "model" ? modelLabels : ruleLabels;
+  const right = boards[0]![1].add(gold, goldTokens, {
     components: answer.components,
-    labels: modelLabels,
+    labels: assembledLabels(line.tokens, answerLabels),
     confidence: answer.confidence,
+  });
+  line.labels.forEach((label, t) => {
+    if (label === tagged.labels[t]) readings.tagsRight++;
   });
   if (!right && log) {
     log(describeError(line.input, line.tokens, line.labels, modelLabels));
     log(`    ${answer.model.backend}: ${describeComponentDifferences(gold, answer.components)}`);
   }
-  const labelled = rules.label(line.tokens);
-  const ruleLabels = labelled.labels;
   const ruled = rules.answer(line.input, line.tokens, labelled);
   // Calibration is of the model's own answers; a back-off answer carries the rules' confidence.
   const p = tagged.sequenceProbability;
@@ -240,9 +253,9 @@ function scoreLine(
       right,
     });
   else backOff.push({ p, right, clean: raisesNoWarning(answer) });
-  const rulesRight = boards[1]![1].add(gold, line.labels, {
+  const rulesRight = boards[1]![1].add(gold, goldTokens, {
     components: ruled.components,
-    labels: ruleLabels,
+    labels: assembledLabels(line.tokens, ruleLabels),
     confidence: ruled.confidence,
   });
   const own = assemble({

@@ -17,8 +17,9 @@ export function entirelyRight(gold: Components, components: Components): boolean
 }
 
 /**
- * Running totals for one backend over held-out lines: lines with every component right, token
- * labels right, per-component precision/recall, and lines and right lines per confidence bin.
+ * Running totals for one backend over held-out lines: lines with every component right, tokens
+ * in the right component (labels as assembly reads them), per-component precision/recall, and
+ * lines and right lines per confidence bin.
  */
 export class Scoreboard {
   lines = 0;
@@ -106,7 +107,7 @@ export function formatReport(boards: ReadonlyArray<[string, Scoreboard]>): strin
   const row = (title: string, value: (b: Scoreboard) => string) =>
     out.push(`${title.padEnd(26)}${boards.map(([, b]) => cell(value(b))).join("")}`);
   row("addresses entirely right", (b) => `${percent(b.linesRight, b.lines)} of ${b.lines}`);
-  row("token labels right", (b) => `${percent(b.tokensRight, b.tokens)} of ${b.tokens}`);
+  row("tokens right (component)", (b) => `${percent(b.tokensRight, b.tokens)} of ${b.tokens}`);
   out.push("", `${"component (gold)".padEnd(26)}${boards.map(() => cell("precision / recall")).join("")}`);
   const first = boards[0]?.[1];
   for (const name of SCORED) {

@@ -5,6 +5,7 @@ import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
 import { streetLabels } from "./assembly/street-labels.js";
+import { unitLabels } from "./assembly/unit-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
@@ -46,7 +47,7 @@ const AMBIGUOUS_TYPE_CAP = 0.5;
 export function assemble(parse: LabelledParse): ParseAnswer {
   const { input, tokens } = parse;
   if (tokens.length === 0) return emptyAnswer(parse);
-  const labels = secondStreetAsOther(streetLabels(tokens, boxLabels(tokens, parse.labels)));
+  const labels = readLabels(tokens, parse.labels);
   const draft = new Draft(tokens, labelRuns(labels.labels));
   addStreetComponents(draft);
   addUnitComponents(draft);
@@ -81,6 +82,20 @@ export function assemble(parse: LabelledParse): ParseAnswer {
 }
 
 const lowConfidenceMessage = warningMessage("low_confidence");
+
+/** The labels as assembly reads them (box groups, streets, units, an intersection's second street). */
+function readLabels(tokens: readonly Token[], labels: readonly Label[]) {
+  return secondStreetAsOther(unitLabels(tokens, streetLabels(tokens, boxLabels(tokens, labels))));
+}
+
+/**
+ * Each token's component in the answer assembled from `labels`: the labels after assembly's
+ * readings, so two labellings that make the same components label the tokens alike (the
+ * evaluation scores tokens by this).
+ */
+export function assembledLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  return readLabels(tokens, labels).labels;
+}
 
 function emptyAnswer(parse: LabelledParse): ParseAnswer {
   const blank = parse.input.trim() === "";

@@ -2,9 +2,11 @@ import { designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.j
 import type { SecondaryUnit } from "../parse-answer.js";
 import type { Draft, Run } from "./draft.js";
 
-interface UnitRuns {
+export interface UnitRuns {
   type?: Run;
   id?: Run;
+  /** The id comes before its designator (`SECOND FLOOR`). */
+  idFirst?: boolean;
 }
 
 /**
@@ -22,7 +24,8 @@ export function addUnitComponents(draft: Draft): void {
   if (answer.length > 1) draft.components.secondaryUnits = answer;
 }
 
-function pairUnits(runs: readonly Run[]): UnitRuns[] {
+/** The units of a line's runs in input order: each designator with the number that goes with it. */
+export function pairUnits(runs: readonly Run[]): UnitRuns[] {
   const units: UnitRuns[] = [];
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!;
@@ -40,7 +43,7 @@ function pairUnits(runs: readonly Run[]): UnitRuns[] {
     const afterNext = runs[i + 2];
     const nextTakesNoId = afterNext?.label !== "occupancyId" || afterNext.from !== next?.to;
     if (next?.label === "occupancyType" && next.from === run.to && nextTakesNoId) {
-      units.push({ type: next, id: run });
+      units.push({ type: next, id: run, idFirst: true });
       i++;
       continue;
     }
@@ -69,7 +72,10 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   const typed = named.length > 0 ? named.join(" ") : "#";
   let type = standardUnitDesignator(typed);
   if (type === undefined) {
-    draft.warn("unknown_unit_designator", unit.type.from, unit.type.to);
+    // The span is the designator's words, not a number sign after them (`BIN # 150003`).
+    let to = unit.type.to;
+    while (draft.tokens[to - 1]!.text === "#") to--;
+    draft.warn("unknown_unit_designator", unit.type.from, to);
     type = typed;
   }
   if (id === undefined) {

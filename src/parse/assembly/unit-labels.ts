@@ -1,0 +1,38 @@
+import { designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
+import type { Label } from "../labels.js";
+import type { Token } from "../token.js";
+import { labelRuns } from "./draft.js";
+import { pairUnits } from "./unit-components.js";
+
+/**
+ * A unit's designator labelled as part of its number, relabelled as the designator it is, as
+ * addUnitComponents reads it (unit-components.ts `standardUnit`), so that the labels say which
+ * component each token ends up in:
+ * - the first word of a number with no designator, when it is one (`NO 2202`, `STE 5300`, `# A`
+ *   labelled all as the number; the hand-labelled corpus does at times);
+ * - a number sign right after a designator (`APT # 5` with `# 5` the number);
+ * - a designator that takes no number labelled alone as the number (`REAR`, `LOBBY`, `FRNT`).
+ * A number before its designator (`SECOND FLOOR`), and a lone word right before another unit's
+ * designator, are left as they are: there the words would join that unit's.
+ * Returns `labels` itself when nothing changes.
+ */
+export function unitLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  if (!labels.includes("occupancyId")) return labels;
+  let copy: Label[] | undefined;
+  for (const unit of pairUnits(labelRuns(labels))) {
+    const id = unit.id;
+    if (id === undefined || unit.idFirst === true) continue;
+    const first = tokens[id.from]!.text;
+    const designator = standardUnitDesignator(first);
+    if (designator === undefined) continue;
+    const many = id.to - id.from > 1;
+    const relabel =
+      unit.type !== undefined
+        ? many && designator === "#"
+        : many || (!designatorNeedsNumber(designator) && labels[id.to] !== "occupancyType");
+    if (!relabel) continue;
+    copy ??= labels.slice();
+    copy[id.from] = "occupancyType";
+  }
+  return copy ?? labels;
+}

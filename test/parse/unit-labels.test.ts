@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { assembledLabels } from "../../src/parse/assemble.js";
+import { unitLabels } from "../../src/parse/assembly/unit-labels.js";
+import type { Label } from "../../src/parse/labels.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { assembleLine, relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
+
+const { A, N, S, C } = SHORT_LABELS;
+const T: Label = "occupancyType";
+const U: Label = "occupancyId";
+
+const relabelled = (line: string, labels: Label[]) => relabelLine(unitLabels, line, labels);
+const assembled = (line: string, labels: Label[]) => assembleLine(line, labels, 0.9);
+
+test("a designator labelled as the first word of its number is the unit's designator", () => {
+  assert.deepEqual(relabelled("303 Peachtree St Ste 5300", [A, N, S, U, U]), [A, N, S, T, U]);
+  assert.deepEqual(relabelled("361 17th Street No 2202", [A, N, S, U, U]), [A, N, S, T, U]);
+  assert.deepEqual(relabelled("3245 Latta Rd # 16988", [A, N, S, U, U]), [A, N, S, T, U]);
+  // After a designator only a number sign is one: `APT # 5`, but not `APT B 5`.
+  assert.deepEqual(relabelled("1 Main St Apt # 5", [A, N, S, T, U, U]), [A, N, S, T, T, U]);
+  assert.deepEqual(relabelled("1 Main St Apt B 5", [A, N, S, T, U, U]), [A, N, S, T, U, U]);
+});
+
+test("a designator that takes no number, labelled alone as one, is the designator", () => {
+  assert.deepEqual(relabelled("233 S Wacker Dr Lobby", [A, "predirectional", N, S, U]), [
+    A,
+    "predirectional",
+    N,
+    S,
+    T,
+  ]);
+  // One that needs a number stays a number (with `unit_id_without_type`, as before).
+  assert.deepEqual(relabelled("1 Main St Apt", [A, N, S, U]), [A, N, S, U]);
+});
+
+test("words that would join another unit's designator are left as they are", () => {
+  // A number before its designator (`2 FL` read as the second floor) keeps its words.
+  assert.deepEqual(relabelled("1 Main St Rear Fl", [A, N, S, U, T]), [A, N, S, U, T]);
+  // A lone word right before another unit's designator.
+  assert.deepEqual(relabelled("1 Main St Rear Apt 5", [A, N, S, U, T, U]), [A, N, S, U, T, U]);
+});
+
+test("the relabelled units assemble as the labels as given did", () => {
+  const asGiven = assembled("303 Peachtree St Ste 5300", [A, N, S, U, U]);
+  const asRead = assembled("303 Peachtree St Ste 5300", [A, N, S, T, U]);
+  assert.deepEqual(asGiven.components, asRead.components);
+  assert.equal(asGiven.components.occupancyType, "STE");
+  assert.equal(asGiven.components.occupancyId, "5300");
+  const lobby = assembled("233 Wacker Dr Lobby Chicago", [A, N, S, U, C]);
+  assert.equal(lobby.components.occupancyType, "LBBY");
+  assert.equal(lobby.components.occupancyId, undefined);
+});
+
+test("an unknown designator's warning points at its words, not at a number sign after them", () => {
+  for (const labels of [
+    [T, U, U],
+    [T, T, U],
+  ] as Label[][]) {
+    const answer = assembled("Bin # 150003", labels);
+    const warning = answer.warnings.find((w) => w.code === "unknown_unit_designator");
+    assert.deepEqual([warning?.start, warning?.end], [0, 3], labels.join(" "));
+  }
+});
+
+test("assembledLabels gives each token the component assembly puts it in", () => {
+  const tokens = tokenize("303 Peachtree St Ste 5300 Atlanta");
+  assert.deepEqual(assembledLabels(tokens, [A, N, S, U, U, C]), [A, N, S, T, U, C]);
+});
