@@ -53,6 +53,21 @@ test("a highway labelled as a route is the street", () => {
   assert.deepEqual(relabelled("RR 170 Box 77", [RT, RI, BT, BI]), [RT, RI, BT, BI]);
 });
 
+test("a route with no box that meets another road is a road", () => {
+  const I: Label = "intersection";
+  const N: Label = "streetName";
+  assert.deepEqual(relabelled("Route 30 & Route 45", [RT, RI, I, N, N]), [N, N, I, N, N]);
+  assert.deepEqual(relabelled("Main St & Route 45", [N, "streetSuffix", I, RT, RI]), [
+    N,
+    "streetSuffix",
+    I,
+    N,
+    N,
+  ]);
+  // A route with a box on the line stays a route.
+  assert.deepEqual(relabelled("Route 30 & Box 5", [RT, RI, I, BT, BI]), [RT, RI, I, BT, BI]);
+});
+
 test("a route number that starts with its designator gives the designator up", () => {
   assert.deepEqual(relabelled("RR2 BOX 348", [RI, RI, BT, BI]), [RT, RI, BT, BI]);
 });

@@ -275,3 +275,44 @@ test("with no ZIP, an ordinal alone before FL is a floor", () => {
   assert.deepEqual(relabelled("1750 Main St Tampa FL", [A, N, S, C, ST]), [A, N, S, C, ST]);
   assert.deepEqual(relabelled("1750 Main St Fourth FL 33601", [A, N, S, C, ST, Z]), [A, N, S, C, ST, Z]);
 });
+
+test("street types labelled as a suffix before the name, with no name before them, start the name", () => {
+  assert.deepEqual(relabelled("8483 Al Highway 157 Moulton AL", [A, S, S, N, C, ST]), [A, N, N, N, C, ST]);
+  const answer = assembleLine("8483 Al Highway 157 Moulton AL", [A, S, S, N, C, ST], 0.9);
+  assert.equal(answer.components.streetSuffix, undefined);
+  // A suffix after the name, or a second street after a whole one, is left as labelled.
+  assert.deepEqual(relabelled("5191 River Rd Liberty", [A, N, S, N]), [A, N, S, N]);
+});
+
+test("a letter before a one-word name that is a street type, the suffix after it, starts the name", () => {
+  const NS: Label = "addressNumberSuffix";
+  assert.deepEqual(relabelled("4174 C Avenue Ext Alburnett IA", [A, NS, N, S, C, ST]), [A, N, N, S, C, ST]);
+  // A name that is no street type keeps the letter as the number's suffix.
+  assert.deepEqual(relabelled("4174 C Main St", [A, NS, N, S]), [A, NS, N, S]);
+});
+
+test("on a line with no street type, a number ending the name and a letter directional are a unit", () => {
+  const { P } = SHORT_LABELS;
+  const U: Label = "occupancyId";
+  assert.deepEqual(relabelled("1024 Randolph 1 N Oak Park IL", [A, N, N, P, C, C, ST]), [
+    A,
+    N,
+    U,
+    U,
+    C,
+    C,
+    ST,
+  ]);
+  // With a suffix on the line, a number-only name (grid streets), or a spelled directional, not.
+  assert.deepEqual(relabelled("1024 Randolph St 1 N", [A, N, S, N, P]), [A, N, S, N, P]);
+  assert.deepEqual(relabelled("842 E 1700 S", [A, "predirectional", N, P]), [A, "predirectional", N, P]);
+  assert.deepEqual(relabelled("1024 Randolph 1 North", [A, N, N, P]), [A, N, N, P]);
+});
+
+test("a junction word opening the line before a route number or a highway joins two roads", () => {
+  const I: Label = "intersection";
+  assert.deepEqual(relabelled("Jct 4 & 13", [N, N, I, N]), [I, N, I, N]);
+  assert.deepEqual(relabelled("Crsrds Highway 139 A Cadiz KY", [N, S, N, N, C, ST]), [I, N, N, N, C, ST]);
+  // A street named Junction is a street.
+  assert.deepEqual(relabelled("Junction Rd Madison WI", [N, S, C, ST]), [N, S, C, ST]);
+});

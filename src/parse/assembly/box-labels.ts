@@ -65,14 +65,20 @@ function isBoxOrRoute(label: Label): boolean {
 
 /**
  * `FM 170 BOX 77` with FM 170 labelled a route: a designator that is no route's (ROUTE_TYPES)
- * and makes a highway with its number (Appendix F: FARM TO MARKET 170) is the street.
+ * and makes a highway with its number (Appendix F: FARM TO MARKET 170) is the street. So is a
+ * route with no box that meets another road (`ROUTE 30 & ROUTE 45`): a rural route is no road.
  */
 function highwayNotRoute(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const type = labels.indexOf("ruralRouteType");
   if (type < 0) return labels;
   const typeEnd = runEnd(labels, type);
-  if (isRouteDesignator(tokens, type, typeEnd) || labels[typeEnd] !== "ruralRouteId") return labels;
+  if (labels[typeEnd] !== "ruralRouteId") return labels;
   const end = runEnd(labels, typeEnd);
+  const meetsRoad =
+    (labels[end] === "intersection" || labels[type - 1] === "intersection") &&
+    !labels.includes("poBoxType") &&
+    !labels.includes("poBoxId");
+  if (isRouteDesignator(tokens, type, typeEnd) && !meetsRoad) return labels;
   const words = tokens.slice(type, end).map((token) => token.text);
   if (!coversExactly(words, 0, words.length)) return labels;
   const copy = labels.slice();

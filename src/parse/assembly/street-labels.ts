@@ -1,5 +1,5 @@
 import { standardDirectional, standardSuffix } from "../../usps/usps.js";
-import { coversExactly } from "../highway.js";
+import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { WORD_CLASS, wordClasses } from "../word-classes.js";
@@ -31,6 +31,11 @@ import { runEnd } from "./draft.js";
  *   alone before FL a floor (`FOURTH FL`).
  * - A name and a street type right after a whole street are a building's name, a firm
  *   (`1840 ASHBOURNE RD LYNNEWOOD GARDENS`).
+ * - Street types before the name are its first words (`8483 AL HIGHWAY 157`), and so is a
+ *   letter before a name that is one street type (`4174 C AVENUE EXT`); on a line with no
+ *   street type, a bare number ending the name and a letter directional after it are a unit
+ *   (`1024 RANDOLPH 1 N`); a junction word opening the line before a route is an
+ *   intersection's joining word (`JCT 4 & 13`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -43,7 +48,11 @@ type Reading = (tokens: readonly Token[], labels: readonly Label[]) => readonly 
 
 /** The readings in the order they apply; each returns `labels` itself when it changes nothing. */
 const READINGS: readonly Reading[] = [
+  junctionWord,
+  leadingType,
   numberSuffixLetter,
+  letterBeforeType,
+  unitAfterName,
   nameBeforeName,
   typeBeforeDirectional,
   typeAfterSuffix,
@@ -55,6 +64,45 @@ const READINGS: readonly Reading[] = [
   lastSuffixWord,
   namesAndHighways,
 ];
+
+/** Words that open a line naming where two roads meet (`JCT 4 & 13`, `CRSRDS HIGHWAY 139`). */
+const JUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "JCT",
+  "JCTN",
+  "JUNCTION",
+  "CRSRDS",
+  "CROSSROADS",
+  "XRDS",
+]);
+
+/**
+ * `JCT 4 & 13`, `CRSRDS HIGHWAY 139 A` with the first word labelled part of the street: a
+ * junction word opening the line before a route number or a highway is no street's word but
+ * says that roads meet there, the intersection's joining word.
+ */
+function junctionWord(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const first = labels[0];
+  if (first !== "streetName" && first !== "streetSuffix") return labels;
+  if (tokens.length < 2 || !JUNCTION_WORDS.has(tokens[0]!.text)) return labels;
+  const words = tokens.map((token) => token.text);
+  if (!startsWithDigit(words[1]!) && matchHighway(words, 1) === null) return labels;
+  return relabelled(labels, 0, 1, "intersection");
+}
+
+/**
+ * `8483 AL HIGHWAY 157` with AL HIGHWAY labelled a suffix: street types before the street's
+ * name, with no name before them, are no suffix but the name's first words (DECISIONS.md: a
+ * leading type word is part of the name, `AVENUE B`).
+ */
+function leadingType(_tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const suffix = labels.indexOf("streetSuffix");
+  if (suffix < 0) return labels;
+  const end = runEnd(labels, suffix);
+  if (labels[end] !== "streetName") return labels;
+  // The name's first run starts after the suffix: it is the one right after it.
+  if (labels.indexOf("streetName") !== end) return labels;
+  return relabelled(labels, suffix, end, "streetName");
+}
 
 /**
  * `1840 ASHBOURNE RD LYNNEWOOD GARDENS`: a name and a street type right after a whole street
@@ -191,6 +239,39 @@ function numberSuffixLetter(tokens: readonly Token[], labels: readonly Label[]):
     return labels;
   if (!/^\d+$/.test(tokens[start]!.text) || !/^[A-Z]$/.test(tokens[start + 1]!.text)) return labels;
   return relabelled(labels, start + 1, start + 2, "addressNumberSuffix");
+}
+
+/**
+ * `4174 C AVENUE EXT` with C labelled the number's suffix: a letter before a name that is one
+ * street type, with the suffix after it, is the name's first word (`C AVENUE`, as `AVENUE C`).
+ */
+function letterBeforeType(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const letter = labels.indexOf("addressNumberSuffix");
+  if (letter < 0 || labels[letter + 1] !== "streetName" || labels[letter + 2] !== "streetSuffix")
+    return labels;
+  if (!/^[A-Z]$/.test(tokens[letter]!.text) || standardSuffix(tokens[letter + 1]!.text) === undefined)
+    return labels;
+  return relabelled(labels, letter, letter + 1, "streetName");
+}
+
+/**
+ * `1024 RANDOLPH 1 N` with 1 labelled a name word and N the postdirectional, on a line with no
+ * street type: a number ending a name of words and a one-letter directional after it are a unit
+ * (`1N`), as a name that ends in a bare number with no type has no street to be. A highway's
+ * route number (`N US 41 S`) is its own.
+ */
+function unitAfterName(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const start = labels.indexOf("streetName");
+  if (start < 0 || labels.includes("streetSuffix")) return labels;
+  const end = runEnd(labels, start);
+  if (end - start < 2 || labels[end] !== "postdirectional" || labels[end + 1] === "postdirectional")
+    return labels;
+  const words = tokens.map((token) => token.text);
+  if (!/^\d+$/.test(words[end - 1]!) || !/^[NSEW]$/.test(words[end]!)) return labels;
+  if (matchHighway(words, start, end) !== null) return labels;
+  for (let i = start; i < end - 1; i++)
+    if (/\d/.test(words[i]!) || standardSuffix(words[i]!) !== undefined) return labels;
+  return relabelled(labels, end - 1, end + 1, "occupancyId");
 }
 
 /**
