@@ -316,3 +316,27 @@ test("a junction word opening the line before a route number or a highway joins 
   // A street named Junction is a street.
   assert.deepEqual(relabelled("Junction Rd Madison WI", [N, S, C, ST]), [N, S, C, ST]);
 });
+
+test("a NO right after the suffix that numbers nothing is the postdirectional", () => {
+  const T: Label = "occupancyType";
+  const P: Label = "postdirectional";
+  assert.deepEqual(relabelled("14405 21st Ave No Ste 130", [A, N, S, T, T, "occupancyId"]), [
+    A,
+    N,
+    S,
+    P,
+    T,
+    "occupancyId",
+  ]);
+  assert.deepEqual(relabelled("2422 51st St No St Petersburg FL", [A, N, S, T, C, C, ST]), [
+    A,
+    N,
+    S,
+    P,
+    C,
+    C,
+    ST,
+  ]);
+  // NO with its number is a unit (`NO 5`), and so is a NO that is not right after the suffix.
+  assert.deepEqual(relabelled("12 Main St No 5", [A, N, S, T, "occupancyId"]), [A, N, S, T, "occupancyId"]);
+});

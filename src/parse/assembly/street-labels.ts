@@ -35,7 +35,8 @@ import { runEnd } from "./draft.js";
  *   letter before a name that is one street type (`4174 C AVENUE EXT`); on a line with no
  *   street type, a bare number ending the name and a letter directional after it are a unit
  *   (`1024 RANDOLPH 1 N`); a junction word opening the line before a route is an
- *   intersection's joining word (`JCT 4 & 13`).
+ *   intersection's joining word (`JCT 4 & 13`); a NO right after the suffix that numbers
+ *   nothing is the postdirectional (`21ST AVE NO STE 130`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -53,6 +54,7 @@ const READINGS: readonly Reading[] = [
   numberSuffixLetter,
   letterBeforeType,
   unitAfterName,
+  northAfterSuffix,
   nameBeforeName,
   typeBeforeDirectional,
   typeAfterSuffix,
@@ -272,6 +274,20 @@ function unitAfterName(tokens: readonly Token[], labels: readonly Label[]): read
   for (let i = start; i < end - 1; i++)
     if (/\d/.test(words[i]!) || standardSuffix(words[i]!) !== undefined) return labels;
   return relabelled(labels, end - 1, end + 1, "occupancyId");
+}
+
+/**
+ * `14405 21ST AVE NO STE 130`, `2422 51ST ST NO ST PETERSBURG` with NO labelled a unit's
+ * designator: right after the street's suffix, a NO that numbers nothing (no unit number after
+ * it) is no number sign but the postdirectional NORTH, as written.
+ */
+function northAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const suffix = labels.indexOf("streetSuffix");
+  if (suffix < 0 || labels.includes("postdirectional")) return labels;
+  const at = runEnd(labels, suffix);
+  if (labels[at] !== "occupancyType" || tokens[at]!.text !== "NO" || labels[at + 1] === "occupancyId")
+    return labels;
+  return relabelled(labels, at, at + 1, "postdirectional");
 }
 
 /**
