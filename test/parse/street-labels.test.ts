@@ -307,6 +307,15 @@ test("on a line with no street type, a number ending the name and a letter direc
   assert.deepEqual(relabelled("1024 Randolph St 1 N", [A, N, S, N, P]), [A, N, S, N, P]);
   assert.deepEqual(relabelled("842 E 1700 S", [A, "predirectional", N, P]), [A, "predirectional", N, P]);
   assert.deepEqual(relabelled("1024 Randolph 1 North", [A, N, N, P]), [A, N, N, P]);
+  // Nor after letters that may abbreviate a road (a county road).
+  assert.deepEqual(relabelled("28030 E C R 850 N", [A, "predirectional", N, N, N, P]), [
+    A,
+    "predirectional",
+    N,
+    N,
+    N,
+    P,
+  ]);
 });
 
 test("a junction word opening the line before a route number or a highway joins two roads", () => {

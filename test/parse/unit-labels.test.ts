@@ -34,6 +34,15 @@ test("a designator that takes no number, labelled alone as one, is the designato
   assert.deepEqual(relabelled("1 Main St Apt", [A, N, S, U]), [A, N, S, U]);
 });
 
+test("a designator that needs a number, labelled as another's number, numbers nothing", () => {
+  assert.deepEqual(relabelled("APT APT APT", [T, U, T]), [T, T, T]);
+  const answer = assembled("APT APT APT", [T, U, T]);
+  assert.equal(answer.components.occupancyType, "APT APT APT");
+  assert.ok(answer.warnings.some((w) => w.code === "unknown_unit_designator"));
+  // A designator that takes no number may be one's number (`APT REAR`, as labelled).
+  assert.deepEqual(relabelled("1 Main St Apt Rear", [A, N, S, T, U]), [A, N, S, T, U]);
+});
+
 test("words that would join another unit's designator are left as they are", () => {
   // A number before its designator (`2 FL` read as the second floor) keeps its words.
   assert.deepEqual(relabelled("1 Main St Rear Fl", [A, N, S, U, T]), [A, N, S, U, T]);

@@ -271,8 +271,9 @@ function unitAfterName(tokens: readonly Token[], labels: readonly Label[]): read
   const words = tokens.map((token) => token.text);
   if (!/^\d+$/.test(words[end - 1]!) || !/^[NSEW]$/.test(words[end]!)) return labels;
   if (matchHighway(words, start, end) !== null) return labels;
+  // Words of a name, not letters that may abbreviate a road (`C R 850 N`, a county road).
   for (let i = start; i < end - 1; i++)
-    if (/\d/.test(words[i]!) || standardSuffix(words[i]!) !== undefined) return labels;
+    if (!/^[A-Z]{2,}$/.test(words[i]!) || standardSuffix(words[i]!) !== undefined) return labels;
   return relabelled(labels, end - 1, end + 1, "occupancyId");
 }
 

@@ -11,7 +11,9 @@ import { pairUnits } from "./unit-components.js";
  * - the first word of a number with no designator, when it is one (`NO 2202`, `STE 5300`, `# A`
  *   labelled all as the number; the hand-labelled corpus does at times);
  * - a number sign right after a designator (`APT # 5` with `# 5` the number);
- * - a designator that takes no number labelled alone as the number (`REAR`, `LOBBY`, `FRNT`).
+ * - a designator that takes no number labelled alone as the number (`REAR`, `LOBBY`, `FRNT`);
+ * - a designator that needs a number labelled as another designator's number (`APT APT`): it
+ *   numbers nothing, and joins the designator's words.
  * A number before its designator (`SECOND FLOOR`), and a lone word right before another unit's
  * designator, are left as they are: there the words would join that unit's.
  * Returns `labels` itself when nothing changes.
@@ -28,7 +30,9 @@ export function unitLabels(tokens: readonly Token[], labels: readonly Label[]): 
     const many = id.to - id.from > 1;
     const relabel =
       unit.type !== undefined
-        ? many && designator === "#"
+        ? many
+          ? designator === "#"
+          : designatorNeedsNumber(designator)
         : many || (!designatorNeedsNumber(designator) && labels[id.to] !== "occupancyType");
     if (!relabel) continue;
     copy ??= labels.slice();
