@@ -21,28 +21,42 @@ export function labelProblem(tokens: readonly Token[], given: readonly Label[]):
   // Judged as assembly reads them: a route designator labelled as a box type is the route's.
   const labels = boxLabels(tokens, given);
   const runs = labelRuns(labels);
-  const count = (label: Label) => runs.filter((run) => run.label === label).length;
-  const intersection = labels.includes("intersection");
-  if (count("addressNumber") > 1 && !intersection) return "two separate house numbers";
-  if (count("zip5") > 1) return "two separate ZIP codes";
-  if (count("state") > 1) return "two separate states";
-  for (let r = 1; r < runs.length - 1; r++) {
-    const run = runs[r]!;
-    const before = runs.slice(0, r).some((other) => STREET_LABELS.has(other.label));
-    const after = runs.slice(r + 1).some((other) => STREET_LABELS.has(other.label));
-    if ((run.label === "zip5" || run.label === "state") && before && after)
-      return `a ${run.label} inside the street`;
+  // One pass over the runs (the check runs on every model parse): counts, and where the
+  // street's runs start and end.
+  let numbers = 0;
+  let zips = 0;
+  let states = 0;
+  let firstStreet = -1;
+  let lastStreet = -1;
+  for (let r = 0; r < runs.length; r++) {
+    const label = runs[r]!.label;
+    if (label === "addressNumber") numbers++;
+    else if (label === "zip5") zips++;
+    else if (label === "state") states++;
+    if (STREET_LABELS.has(label)) {
+      if (firstStreet < 0) firstStreet = r;
+      lastStreet = r;
+    }
+  }
+  if (numbers > 1 && !labels.includes("intersection")) return "two separate house numbers";
+  if (zips > 1) return "two separate ZIP codes";
+  if (states > 1) return "two separate states";
+  for (let r = firstStreet + 1; r < lastStreet; r++) {
+    const label = runs[r]!.label;
+    if (label === "zip5" || label === "state") return `a ${label} inside the street`;
   }
   // A route number needs its designator (RR, HC, PSC…): without it the route cannot be written.
   if (labels.includes("ruralRouteId") && !labels.includes("ruralRouteType"))
     return "a route number without its designator";
   const firstZip4 = labels.indexOf("zip4");
   if (firstZip4 >= 0 && !labels.slice(0, firstZip4).includes("zip5")) return "a ZIP+4 add-on without a ZIP";
-  const names = runs.map((run, index) => ({ run, index })).filter(({ run }) => run.label === "streetName");
-  for (let k = 1; k < names.length; k++) {
-    const between = runs.slice(names[k - 1]!.index + 1, names[k]!.index);
-    if (between.some((run) => !NAME_BREAKS.has(run.label)))
-      return "the street name is split by another component";
+  // Between two runs of the street name, only what may interrupt one.
+  let lastName = -1;
+  for (let r = 0; r < runs.length; r++) {
+    if (runs[r]!.label !== "streetName") continue;
+    for (let between = lastName + 1; lastName >= 0 && between < r; between++)
+      if (!NAME_BREAKS.has(runs[between]!.label)) return "the street name is split by another component";
+    lastName = r;
   }
   return null;
 }
