@@ -39,6 +39,8 @@ export interface CrossValidationOptions {
   seed: number;
   synthetic: number;
   syntheticWeight: number;
+  /** Weight of each OpenStreetMap line in training (the hand-labelled ones weigh 1). */
+  osmWeight: number;
   training: TrainingOptions;
   /** Run only the first n folds (quick experiments); all k by default. */
   folds?: number;
@@ -63,7 +65,10 @@ export function crossValidate(options: CrossValidationOptions): string {
   const corpus = readMainCorpus();
   const folds = assignFolds(corpus.length, options.k, options.seed);
   const { handLabelled, openStreetMap } = readTrainingExtras(new Set(corpus.map(lineKey)));
-  const extras = [...handLabelled, ...openStreetMap];
+  const extras = [
+    ...handLabelled.map((line) => ({ line, weight: 1 })),
+    ...openStreetMap.map((line) => ({ line, weight: options.osmWeight })),
+  ];
   const synthetic = generateSynthetic(options.synthetic, options.seed);
   options.log(
     `${corpus.length} unique lines in ${options.k} folds; training folds add ${extras.length} extra labelled (hand-labelled and OpenStreetMap) and ${synthetic.length} synthetic lines`,
@@ -84,7 +89,7 @@ export function crossValidate(options: CrossValidationOptions): string {
     const started = Date.now();
     const stored = foldModel(fold, options, () => [
       ...corpus.filter((_, i) => folds[i] !== fold).map((line) => ({ line, weight: 1 })),
-      ...extras.map((line) => ({ line, weight: 1 })),
+      ...extras,
       ...synthetic.map((line) => ({ line, weight: options.syntheticWeight })),
     ]);
     const tagger = new AddressTagger(stored);
@@ -275,5 +280,6 @@ export const CV_DEFAULTS = {
   seed: 42,
   synthetic: 4000,
   syntheticWeight: 1,
+  osmWeight: 1,
   training: DEFAULT_TRAINING,
 };

@@ -135,7 +135,8 @@ function report(evaluation: Evaluation, show: number): string {
 }
 
 /**
- * `--cv K [--folds N | --fold N] [--models DIR] [--synthetic N] [--synthetic-weight W] [--l2 X]
+ * `--cv K [--folds N | --fold N] [--models DIR] [--synthetic N] [--synthetic-weight W]
+ * [--osm-weight W] [--l2 X]
  * [--rule-labels on|off] [--errors]`: cross-validation.
  */
 function crossValidationRun(args: string[]): void {
@@ -150,6 +151,7 @@ function crossValidationRun(args: string[]): void {
     seed: number("--seed", CV_DEFAULTS.seed),
     synthetic: number("--synthetic", CV_DEFAULTS.synthetic),
     syntheticWeight: number("--synthetic-weight", CV_DEFAULTS.syntheticWeight),
+    osmWeight: number("--osm-weight", CV_DEFAULTS.osmWeight),
     training: {
       ...CV_DEFAULTS.training,
       l2: number("--l2", CV_DEFAULTS.training.l2),

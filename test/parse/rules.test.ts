@@ -177,3 +177,18 @@ test("SO before a street name is the directional SOUTH", () => {
   // The whole street name stays the name.
   assert.equal(new RuleParser().parse("100 So St").components.streetName, "SO");
 });
+
+test("a state written before its city, the ZIP after both, is the state", () => {
+  const rules = new RuleParser();
+  const answer = rules.parse("101 E Market St Unit 17771 CA Long Beach 90807-9191");
+  assert.equal(answer.components.state, "CA");
+  assert.equal(answer.components.city, "LONG BEACH");
+  assert.equal(answer.components.zip5, "90807");
+  assert.equal(answer.components.other, undefined);
+  // A code that may end the street stays the street's: MAIN CT, in New Haven with no state.
+  const court = rules.parse("123 Main Ct New Haven 06511");
+  assert.equal(court.components.streetSuffix, "CT");
+  assert.equal(court.components.state, undefined);
+  // A city the gazetteer does not know in that state is not read so.
+  assert.equal(rules.parse("123 Main St CA Springfield 62701").components.state, undefined);
+});

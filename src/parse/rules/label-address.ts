@@ -43,7 +43,7 @@ export function labelAddress(tokens: readonly Token[]): RuleLabelling {
   const segments = freeSegments(l, tail.start);
   const hasTail = tail.hasState || tail.hasZip;
   segments.forEach((segment, index) => {
-    const last = index === segments.length - 1 && segment.to === tail.start;
+    const last = index === segments.length - 1 && segment.to === tail.start && !tail.cityAfterState;
     labelSegment(l, segment, {
       cityAllowed: last,
       cityExpected: last && hasTail,

@@ -1,6 +1,7 @@
 import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
 import { cityStartBefore } from "./city-boundary.js";
+import { cityGazetteer } from "./city-gazetteer.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
 
@@ -12,6 +13,8 @@ export interface Tail {
   end: number;
   hasState: boolean;
   hasZip: boolean;
+  /** The city was found after the state (`CA LONG BEACH 90807`) and labelled with the tail. */
+  cityAfterState: boolean;
   /** Where trailing country words (`USA`) start; the line's length when there are none. */
   country: number;
 }
@@ -66,8 +69,38 @@ export function labelTail(l: Labelling): Tail {
     l.set(repeated ? again : state.from, start, "state");
     start = repeated ? again : state.from;
   }
-  return { start, end, hasState: state !== null, hasZip, country };
+  if (!state && hasZip) {
+    const swapped = stateBeforeCity(l, start);
+    if (swapped !== null)
+      return { start: swapped, end, hasState: true, hasZip, cityAfterState: true, country };
+  }
+  return { start, end, hasState: state !== null, hasZip, cityAfterState: false, country };
 }
+
+/**
+ * `101 E MARKET ST UNIT 17771 CA LONG BEACH 90807`: with no state before the ZIP, a state code
+ * followed by a city of that state the gazetteer knows, up to the ZIP, is the state written
+ * before its city; a code that is also a street type or a directional is left to the street.
+ * Labels both; returns where the state starts, or null.
+ */
+function stateBeforeCity(l: Labelling, zip: number): number | null {
+  const gazetteer = cityGazetteer();
+  for (let at = zip - 2; at >= 1 && at >= zip - 1 - MAX_CITY_WORDS; at--) {
+    const code = l.text(at)!;
+    // Not a code that may end a street (`MAIN CT NEW HAVEN`, `16TH ST NE WASHINGTON`).
+    if (code.length !== 2 || directionalOf(code) !== undefined || suffixOf(code) !== undefined) continue;
+    if (!allFree(l, at, zip)) continue;
+    const state = standardState(code);
+    if (state === undefined || gazetteer.cityStart(l.texts, at + 1, zip, state) !== at + 1) continue;
+    l.set(at, at + 1, "state");
+    l.set(at + 1, zip, "city");
+    return at;
+  }
+  return null;
+}
+
+/** The most words a city written after its state is looked for in. */
+const MAX_CITY_WORDS = 4;
 
 /**
  * The ZIP: the last 5-digit token that is not the first token (a house number) and is followed
