@@ -71,15 +71,3 @@ export function sequenceScore(weights: CrfWeights, emit: Float64Array, labels: A
   }
   return score;
 }
-
-/** Fresh zero weights. */
-export function zeroWeights(labelCount: number, featureCount: number): CrfWeights {
-  return {
-    labelCount,
-    featureCount,
-    state: new Float64Array(featureCount * labelCount),
-    transition: new Float64Array(labelCount * labelCount),
-    start: new Float64Array(labelCount),
-    end: new Float64Array(labelCount),
-  };
-}
