@@ -61,14 +61,7 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   const foreign = parse.foreign !== undefined ? parse.foreign : foreignSpan(tokens, labels.labels);
   if (foreign) draft.warn("possibly_foreign", foreign.from, foreign.to);
   const warnings = [...draft.warnings, ...(parse.extraWarnings ?? [])];
-  // An answer whose type cannot be told (an intersection, nothing but place words, nothing but
-  // unit designators) is no usable address however sure its labels are: its confidence stays
-  // below the low_confidence threshold. A firm with its place (`BUDD INSURANCE AGENCY
-  // COLDWATER MI`) is a plain reading and keeps its confidence.
-  const capped = type === "ambiguous" && draft.components.firm === undefined;
-  const confidence = roundConfidence(
-    capped ? Math.min(parse.confidence, AMBIGUOUS_TYPE_CAP) : parse.confidence,
-  );
+  const confidence = answerConfidence(type, draft.components, parse.confidence);
   if (confidence < LOW_CONFIDENCE) warnings.push({ code: "low_confidence", message: lowConfidenceMessage });
   return {
     input,
@@ -79,6 +72,28 @@ export function assemble(parse: LabelledParse): ParseAnswer {
     confidence,
     model: parse.model,
   };
+}
+
+/**
+ * An assembled answer with another confidence: the same parse, its `low_confidence` warning
+ * (always the last) given or taken away as the new confidence says. Assembles nothing again.
+ */
+export function withConfidence(answer: ParseAnswer, value: number): ParseAnswer {
+  const confidence = answerConfidence(answer.type, answer.components, value);
+  const warnings = answer.warnings.filter((warning) => warning.code !== "low_confidence");
+  if (confidence < LOW_CONFIDENCE) warnings.push({ code: "low_confidence", message: lowConfidenceMessage });
+  return { ...answer, warnings, confidence };
+}
+
+/**
+ * An answer whose type cannot be told (an intersection, nothing but place words, nothing but
+ * unit designators) is no usable address however sure its labels are: its confidence stays
+ * below the low_confidence threshold. A firm with its place (`BUDD INSURANCE AGENCY
+ * COLDWATER MI`) is a plain reading and keeps its confidence.
+ */
+function answerConfidence(type: AddressType, components: Components, value: number): number {
+  const capped = type === "ambiguous" && components.firm === undefined;
+  return roundConfidence(capped ? Math.min(value, AMBIGUOUS_TYPE_CAP) : value);
 }
 
 const lowConfidenceMessage = warningMessage("low_confidence");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { projectPath } from "../paths.js";
 import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
-import { assemble, labelProblem } from "./assemble.js";
+import { assemble, labelProblem, withConfidence } from "./assemble.js";
 import { foreignSpan } from "./assembly/foreign-signals.js";
 import { directionalBeforeCity } from "./city-directional.js";
 import { decodeModel, type Calibration } from "./crf/model-file.js";
@@ -136,8 +136,7 @@ export class ModelParser implements Parser {
         // the rules alone would claim (docs/parser-model.md "Back-off to the rules"). Where the
         // rules are unsure too, the model answers, capped: such answers were right one time in
         // four.
-        if (!agreed && rules.confidence >= RULES_SURE)
-          return this.backOffAnswer(line, tokens, rules, ruled, probability);
+        if (!agreed && rules.confidence >= RULES_SURE) return this.backOffAnswer(rules, ruled, probability);
         if (!agreed) answer = own;
       }
       // Two labellers that err on different lines agreeing: in cross-validation such answers
@@ -156,19 +155,10 @@ export class ModelParser implements Parser {
    * warning, which P(labels)^exponent fits. Such an answer gets its own power of P(labels)
    * (docs/parser-model.md "Calibration").
    */
-  private backOffAnswer(
-    line: string,
-    tokens: Token[],
-    rules: RuleLabelling,
-    ruled: ParseAnswer,
-    probability: number,
-  ): ParseAnswer {
+  private backOffAnswer(rules: RuleLabelling, ruled: ParseAnswer, probability: number): ParseAnswer {
     const exponent = this.tagger?.info.calibration?.backOffExponent;
     if (exponent === undefined || !raisesNoWarning(ruled)) return ruled;
-    return this.fallback.answer(line, tokens, {
-      ...rules,
-      confidence: Math.min(rules.confidence, probability ** exponent),
-    });
+    return withConfidence(ruled, Math.min(rules.confidence, probability ** exponent));
   }
 
   /**
