@@ -2,6 +2,7 @@ import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
+import { isAllDigits } from "../rules/word-classes.js";
 import { WORD_CLASS, wordClasses } from "../word-classes.js";
 import { runEnd } from "./draft.js";
 
@@ -239,7 +240,7 @@ function numberSuffixLetter(tokens: readonly Token[], labels: readonly Label[]):
   const start = labels.indexOf("addressNumber");
   if (start < 0 || labels[start + 1] !== "addressNumber" || labels[start + 2] === "addressNumber")
     return labels;
-  if (!/^\d+$/.test(tokens[start]!.text) || !/^[A-Z]$/.test(tokens[start + 1]!.text)) return labels;
+  if (!isAllDigits(tokens[start]!.text) || !isLetter(tokens[start + 1]!.text)) return labels;
   return relabelled(labels, start + 1, start + 2, "addressNumberSuffix");
 }
 
@@ -251,7 +252,7 @@ function letterBeforeType(tokens: readonly Token[], labels: readonly Label[]): r
   const letter = labels.indexOf("addressNumberSuffix");
   if (letter < 0 || labels[letter + 1] !== "streetName" || labels[letter + 2] !== "streetSuffix")
     return labels;
-  if (!/^[A-Z]$/.test(tokens[letter]!.text) || standardSuffix(tokens[letter + 1]!.text) === undefined)
+  if (!isLetter(tokens[letter]!.text) || standardSuffix(tokens[letter + 1]!.text) === undefined)
     return labels;
   return relabelled(labels, letter, letter + 1, "streetName");
 }
@@ -269,7 +270,7 @@ function unitAfterName(tokens: readonly Token[], labels: readonly Label[]): read
   if (end - start < 2 || labels[end] !== "postdirectional" || labels[end + 1] === "postdirectional")
     return labels;
   const words = tokens.map((token) => token.text);
-  if (!/^\d+$/.test(words[end - 1]!) || !/^[NSEW]$/.test(words[end]!)) return labels;
+  if (!isAllDigits(words[end - 1]!) || !/^[NSEW]$/.test(words[end]!)) return labels;
   if (matchHighway(words, start, end) !== null) return labels;
   // Words of a name, not letters that may abbreviate a road (`C R 850 N`, a county road).
   for (let i = start; i < end - 1; i++)
@@ -385,6 +386,11 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
     relabel(nameLength - 1, nameLength, "streetSuffix");
   }
   return out;
+}
+
+/** One letter alone (`400 A`, `C AVENUE`). */
+function isLetter(word: string): boolean {
+  return word.length === 1 && word >= "A" && word <= "Z";
 }
 
 /** `SW`, `SOUTHWEST`, or two words making one (`S W`). */
