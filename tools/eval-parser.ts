@@ -136,8 +136,7 @@ function report(evaluation: Evaluation, show: number): string {
 
 /**
  * `--cv K [--folds N | --fold N] [--models DIR] [--synthetic N] [--synthetic-weight W]
- * [--osm-weight W] [--l2 X]
- * [--rule-labels on|off] [--errors]`: cross-validation.
+ * [--osm-weight W] [--l2 X] [--rule-labels on|off] [--errors]`: cross-validation.
  */
 function crossValidationRun(args: string[]): void {
   const option = (name: string) => {
