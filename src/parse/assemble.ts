@@ -6,7 +6,7 @@ import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
 import { streetLabels } from "./assembly/street-labels.js";
 import { unitLabels } from "./assembly/unit-labels.js";
-import { cityLabels } from "./assembly/city-labels.js";
+import { firmLabels } from "./assembly/firm-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
@@ -102,7 +102,7 @@ const lowConfidenceMessage = warningMessage("low_confidence");
 /** The labels as assembly reads them (box groups, streets, units, an intersection's second street). */
 function readLabels(tokens: readonly Token[], labels: readonly Label[]) {
   return secondStreetAsOther(
-    cityLabels(tokens, unitLabels(tokens, streetLabels(tokens, boxLabels(tokens, labels)))),
+    firmLabels(tokens, unitLabels(tokens, streetLabels(tokens, boxLabels(tokens, labels)))),
   );
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { cityLabels } from "../../src/parse/assembly/city-labels.js";
+import { firmLabels } from "../../src/parse/assembly/firm-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { assembleLine, relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 
@@ -9,7 +9,7 @@ const T: Label = "occupancyType";
 const U: Label = "occupancyId";
 const F: Label = "firm";
 
-const relabelled = (line: string, labels: Label[]) => relabelLine(cityLabels, line, labels);
+const relabelled = (line: string, labels: Label[]) => relabelLine(firmLabels, line, labels);
 
 test("words before a known city of the line's state that make no city there are a firm", () => {
   const line = "2855 Main St Ste 110 Burns Prof Blg Blue Ridge GA 30513";
@@ -52,4 +52,26 @@ test("a city the gazetteer knows whole, or a line it cannot place, keeps its lab
   unchanged("1 Main St Burns Prof Blg Blue Ridge", [A, N, S, C, C, C, C, C]);
   unchanged("1 Main St Burns Prof Blg Blue Ridge CA 90001", [A, N, S, C, C, C, C, C, ST, Z]);
   unchanged("Acme 1 Main St Burns Blue Ridge GA 30513", [F, A, N, S, C, C, C, ST, Z]);
+});
+
+test("an attention line is the firm up to a comma, the city or a number of its own", () => {
+  // DEPT # 528 stays in the line: the number follows its `#`.
+  assert.deepEqual(relabelled("Attn Dept # 528, 4th Floor", [F, T, U, U, U, T]), [F, F, F, F, U, T]);
+  assert.deepEqual(
+    relabelled("PO Box 39000 Attn A R San Francisco CA", [
+      "poBoxType",
+      "poBoxType",
+      "poBoxId",
+      F,
+      T,
+      U,
+      C,
+      C,
+      ST,
+    ]),
+    ["poBoxType", "poBoxType", "poBoxId", F, F, F, C, C, ST],
+  );
+  // A house number ends it, and so does a unit designator with its number.
+  assert.deepEqual(relabelled("Attn Billing 123 Main St", [F, N, A, N, S]), [F, F, A, N, S]);
+  assert.deepEqual(relabelled("Attn J Smith Ste 200", [F, N, N, T, U]), [F, F, F, T, U]);
 });

@@ -1,0 +1,74 @@
+import { standardDirectional, standardUnitDesignator } from "../../usps/usps.js";
+import type { Label } from "../labels.js";
+import { stateAt } from "../rules/city-boundary.js";
+import { cityGazetteer } from "../rules/city-gazetteer.js";
+import { hasDigit, startsWithDigit } from "../rules/word-classes.js";
+import type { Token } from "../token.js";
+import { runEnd } from "./draft.js";
+
+/**
+ * Words that name a recipient, read as the firm they are (SPEC: "Business or recipient name in
+ * the line"), whatever a labeller made of them:
+ * - an attention line (`ATTN DEPT # 528`, `ATTN A/R`), as the rules read it;
+ * - words opening the city that make no city of the line's state (`… STE 110 BURNS PROF BLG
+ *   BLUE RIDGE GA`).
+ * The hand-labelled corpora label both so. Returns `labels` itself when nothing changes.
+ */
+export function firmLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  return namesBeforeCity(tokens, attentionLine(tokens, labels));
+}
+
+/**
+ * `ATTN` (or `ATTENTION`) and the words after it, up to the next comma, the city, state or ZIP,
+ * or a number (one right after `#` belongs to the line: `ATTN DEPT # 528`), and before a unit
+ * designator with its number (`ATTN J SMITH STE 200`).
+ */
+function attentionLine(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const from = tokens.findIndex((token) => token.text === "ATTN" || token.text === "ATTENTION");
+  if (from < 0) return labels;
+  let to = from + 1;
+  while (to < tokens.length && !tokens[to]!.boundaryBefore && !PLACE.has(labels[to]!)) {
+    const text = tokens[to]!.text;
+    if (startsWithDigit(text) && tokens[to - 1]!.text !== "#") break;
+    const next = tokens[to + 1]?.text;
+    if (standardUnitDesignator(text) !== undefined && labels[to] === "occupancyType" && startsWithDigit(next))
+      break;
+    to++;
+  }
+  let copy: Label[] | undefined;
+  for (let t = from; t < to; t++) {
+    if (labels[t] === "firm") continue;
+    copy ??= labels.slice();
+    copy[t] = "firm";
+  }
+  return copy ?? labels;
+}
+
+const PLACE: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4"]);
+
+/**
+ * Where the ZIP gazetteer knows a city of the line's state ending the city's words, and the words
+ * before it make no longer city there, they name a building, a department or a recipient written
+ * between the street and its city (`500 NORTH BREAKERS SAINT SIMONS ISLAND GEORGIA`). Of the
+ * 17,741 lines of the hand-labelled corpora one labels a city so (`CANDELARIA MARFA TX`).
+ * A lone directional is left to city-directional.ts, words with a digit are no name, and a line
+ * with a firm elsewhere keeps its labels (one firm per line). Without a state, or when the
+ * gazetteer knows no city ending the words, the labels stand.
+ */
+function namesBeforeCity(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const from = labels.indexOf("city");
+  if (from < 1 || labels.includes("firm")) return labels;
+  const to = runEnd(labels, from);
+  if (to - from < 2 || labels.indexOf("city", to) >= 0) return labels;
+  const texts = tokens.map((token) => token.text);
+  const state = stateAt({ texts, labels }, to);
+  if (state === undefined) return labels;
+  const cityFrom = cityGazetteer().cityStart(texts, from, to, state);
+  if (cityFrom <= from) return labels;
+  if (cityFrom - from === 1 && standardDirectional(texts[from]!) !== undefined) return labels;
+  // A number among them is more likely a unit's or a house's (`ST 2 MIDLOTHIAN VA`) than a name's.
+  if (texts.slice(from, cityFrom).some(hasDigit)) return labels;
+  const copy = labels.slice();
+  copy.fill("firm", from, cityFrom);
+  return copy;
+}
