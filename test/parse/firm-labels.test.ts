@@ -75,3 +75,14 @@ test("an attention line is the firm up to a comma, the city or a number of its o
   assert.deepEqual(relabelled("Attn Billing 123 Main St", [F, N, A, N, S]), [F, F, A, N, S]);
   assert.deepEqual(relabelled("Attn J Smith Ste 200", [F, N, N, T, U]), [F, F, F, T, U]);
 });
+
+test("a number and words ending in a building word, with no street type, are a building: a firm", () => {
+  assert.deepEqual(relabelled("1700 Wells Fargo Tower", [A, N, N, N]), [F, F, F, F]);
+  // A unit of its own after it is the building's suite.
+  assert.deepEqual(relabelled("1600 Crestar Bank Bldg Ste 2", [A, N, N, T, T, U]), [F, F, F, F, T, U]);
+  assert.deepEqual(relabelled("1600 Crestar Bank Bldg, Ste 2", [A, N, N, N, T, U]), [F, F, F, F, T, U]);
+  // The building numbered after its word is a unit; a street type makes the words a street.
+  assert.deepEqual(relabelled("1 Medical Park Tower 5", [A, N, N, T, U]), [A, N, N, T, U]);
+  assert.deepEqual(relabelled("1 Medical Park Tower 5", [A, N, N, N, U]), [A, N, N, N, U]);
+  assert.deepEqual(relabelled("59 Main St Building 3", [A, N, S, T, U]), [A, N, S, T, U]);
+});

@@ -10,12 +10,14 @@ import { runEnd } from "./draft.js";
  * Words that name a recipient, read as the firm they are (SPEC: "Business or recipient name in
  * the line"), whatever a labeller made of them:
  * - an attention line (`ATTN DEPT # 528`, `ATTN A/R`), as the rules read it;
+ * - a number and words ending in a building word, on a line with no other street
+ *   (`1700 WELLS FARGO TOWER`);
  * - words opening the city that make no city of the line's state (`… STE 110 BURNS PROF BLG
  *   BLUE RIDGE GA`).
  * The hand-labelled corpora label both so. Returns `labels` itself when nothing changes.
  */
 export function firmLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  return namesBeforeCity(tokens, attentionLine(tokens, labels));
+  return namesBeforeCity(tokens, buildingName(tokens, attentionLine(tokens, labels)));
 }
 
 /**
@@ -45,6 +47,38 @@ function attentionLine(tokens: readonly Token[], labels: readonly Label[]): read
 }
 
 const PLACE: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4"]);
+
+/** Words that end a building's name (Pub 28 C2's BLDG among them). */
+const BUILDING_WORDS: ReadonlySet<string> = new Set(["TOWER", "TWR", "BLDG", "BUILDING"]);
+
+/**
+ * `1700 WELLS FARGO TOWER`, `1600 CRESTAR BANK BLDG`: where the house number's street has no
+ * street type and its words end in a building word with no number of its own, they name a
+ * building, and the number before them (as often its suite as a house) goes with the name: all
+ * a firm. `1 MEDICAL PARK TOWER 5` (the tower numbered) and a line with another street keep
+ * their labels.
+ */
+function buildingName(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const number = labels.indexOf("addressNumber");
+  if (number < 0 || labels.includes("streetSuffix") || labels.includes("intersection")) return labels;
+  if (labels.indexOf("addressNumber", number + 1) >= 0) return labels;
+  let building = number + 1;
+  while (building < tokens.length && labels[building] === "streetName") {
+    if (BUILDING_WORDS.has(tokens[building]!.text)) break;
+    building++;
+  }
+  if (building === number + 1 || !BUILDING_WORDS.has(tokens[building]?.text ?? "")) return labels;
+  const after = building + 1;
+  const numbered =
+    after < tokens.length &&
+    !tokens[after]!.boundaryBefore &&
+    !PLACE.has(labels[after]!) &&
+    labels[after] !== "occupancyType";
+  if (numbered) return labels;
+  const copy = labels.slice();
+  copy.fill("firm", number, after);
+  return copy;
+}
 
 /**
  * Where the ZIP gazetteer knows a city of the line's state ending the city's words, and the words
