@@ -192,3 +192,17 @@ test("a state written before its city, the ZIP after both, is the state", () => 
   // A city the gazetteer does not know in that state is not read so.
   assert.equal(rules.parse("123 Main St CA Springfield 62701").components.state, undefined);
 });
+
+test("a building named by a street type that names buildings, then a second street: a firm and the street", () => {
+  const rules = new RuleParser();
+  const answer = rules.parse("1 Lincoln Ctr 5400 LBJ Fwy Dallas TX 75240");
+  assert.equal(answer.components.firm, "1 LINCOLN CTR");
+  assert.equal(answer.components.addressNumber, "5400");
+  assert.equal(answer.components.streetName, "LBJ");
+  assert.equal(answer.components.streetSuffix, "FWY");
+  assert.equal(answer.components.city, "DALLAS");
+  // Two streets of other types stay a street and what follows it.
+  const two = rules.parse("123 Main St 456 Elm St Springfield IL");
+  assert.equal(two.components.addressNumber, "123");
+  assert.equal(two.components.firm, undefined);
+});

@@ -14,6 +14,7 @@ import {
   OTHER_DESIGNATORS,
   designatorOf,
   directionalOf,
+  hasDigit,
   isHouseNumber,
   isUnitId,
   startsWithDigit,
@@ -95,6 +96,11 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
     return labelStreet(l, { from, to, ...role, hasNumber: false });
   }
   if (number > from) labelPrefix(l, from, number);
+  const street = streetAfterBuilding(l, number, to);
+  if (street >= 0) {
+    l.set(number, street, "firm");
+    return labelStreet(l, { from: street, to, ...role, hasNumber: true });
+  }
   const urbanization = urbanizationAfter(l, number + 1, to);
   if (urbanization >= 0) {
     labelUrbanization(l, urbanization, to, role);
@@ -104,6 +110,29 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
 }
 
 const NO_CITY = { cityAllowed: false, cityExpected: false } as const;
+
+/** Street types that also name buildings and complexes (`LINCOLN CTR`, `CATHEDRAL PL`). */
+const BUILDING_TYPES: ReadonlySet<string> = new Set(["CTR", "PL", "PLZ", "SQ"]);
+
+/**
+ * `1 LINCOLN CTR 5400 LBJ FWY`, `1000 CATHEDRAL PL 925 W GEORGIA ST`: a number and words ending
+ * in a street type that also names buildings, then a second house number and its street: the
+ * first is the building's name, a firm, and the second the street that delivers (the corpora
+ * label such lines so). Returns where the second street starts, or -1. Two streets of other types
+ * (`123 MAIN ST 456 ELM ST`) stay a street and what follows it.
+ */
+function streetAfterBuilding(l: Labelling, number: number, to: number): number {
+  for (let i = number + 1; i < to; i++) {
+    const text = l.text(i)!;
+    if (!hasDigit(text)) continue;
+    const type = suffixOf(l.text(i - 1));
+    const named = i - number >= 3 && type !== undefined && BUILDING_TYPES.has(type);
+    if (!named || !isHouseNumber(text)) return -1;
+    for (let j = i + 2; j < to; j++) if (suffixOf(l.text(j)) !== undefined) return i;
+    return -1;
+  }
+  return -1;
+}
 
 function isUrbanizationWord(text: string | undefined): boolean {
   return text === "URB" || (text !== undefined && puertoRicoAbbreviation(text) === "URB");
