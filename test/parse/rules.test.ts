@@ -206,3 +206,22 @@ test("a building named by a street type that names buildings, then a second stre
   assert.equal(two.components.addressNumber, "123");
   assert.equal(two.components.firm, undefined);
 });
+
+test("a mail code or mail stop with its number is a unit, kept as typed; MS and MC alone are not", () => {
+  const rules = new RuleParser();
+  const mailCode = rules.parse("PO Box 660367 Mail Code 5021 Dallas TX 75266");
+  assert.equal(mailCode.components.occupancyType, "MAIL CODE");
+  assert.equal(mailCode.components.occupancyId, "5021");
+  assert.equal(mailCode.components.city, "DALLAS");
+  const slashed = rules.parse("728 W Roosevelt (M/C 050) Rm 287");
+  assert.equal(slashed.components.streetName, "ROOSEVELT");
+  assert.deepEqual(slashed.components.secondaryUnits, [
+    { type: "M C", id: "050" },
+    { type: "RM", id: "287" },
+  ]);
+  assert.ok(slashed.warnings.some((warning) => warning.code === "unknown_unit_designator"));
+  assert.equal(rules.parse("PO Box 12000, MS 5-230 Vallejo, CA 94590").components.occupancyId, "5-230");
+  // A state, or a name's first word, with no number after it.
+  assert.equal(rules.parse("100 Main St Jackson MS 39201").components.state, "MS");
+  assert.equal(rules.parse("335 Deinhard Lane Mc Call ID 83638").components.city, "MC CALL");
+});

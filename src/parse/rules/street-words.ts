@@ -5,6 +5,7 @@ import {
   OTHER_DESIGNATORS,
   designatorOf,
   directionalOf,
+  hasDigit,
   SPELLED_ORDINALS,
   isOrdinal,
   isUnitId,
@@ -45,7 +46,7 @@ export function hasSuffix(l: Labelling, from: number, to: number): boolean {
 
 export function isUnitStart(l: Labelling, at: number): boolean {
   const text = l.text(at)!;
-  if (text === "#") return true;
+  if (text === "#" || mailDesignatorLength(l, at, l.length) > 0) return true;
   if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && designatorOf(l.text(at + 1)) === "FL") return true;
   const designator = designatorOf(text);
   if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(l.text(at + 1));
@@ -71,4 +72,26 @@ export function isBareNumber(text: string): boolean {
 
 export function endsWithDirectional(l: Labelling, at: number, limit: number): boolean {
   return directionalOf(l.text(at)) !== undefined && (at + 1 === limit || isUnitStart(l, at + 1));
+}
+
+/**
+ * A mail code or mail stop with its number (`MAIL CODE 5021`, `M/C 050`, `MS 5-230`): the
+ * mailroom's internal address, which the hand-labelled corpora label as a unit; kept as typed,
+ * with `unknown_unit_designator` (Appendix C2 lacks it). Returns the designator's words, or 0.
+ * Only before a number, as `MS` and `MC` are also a state and a name's first word (`MC CALL`).
+ */
+export function mailDesignatorLength(l: Labelling, e: number, end: number): number {
+  const text = l.text(e);
+  const next = l.text(e + 1);
+  const words =
+    (text === "MAIL" && (next === "CODE" || next === "STOP")) ||
+    (text === "M" && (next === "C" || next === "S") && !l.boundary(e + 1))
+      ? 2
+      : text === "MS" || text === "MC" || text === "MAILSTOP" || text === "MAILCODE"
+        ? 1
+        : 0;
+  const id = l.text(e + words);
+  return words > 0 && e + words < end && id !== undefined && hasDigit(id) && !l.boundary(e + words)
+    ? words
+    : 0;
 }

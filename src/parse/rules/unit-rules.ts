@@ -1,5 +1,6 @@
 import { designatorNeedsNumber } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
+import { mailDesignatorLength } from "./street-words.js";
 import {
   OTHER_DESIGNATORS,
   SPELLED_ORDINALS,
@@ -28,6 +29,12 @@ export function labelUnits(l: Labelling, at: number, end: number, afterStreet = 
 
 function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean): number {
   const text = l.text(e)!;
+  const mail = mailDesignatorLength(l, e, end);
+  if (mail > 0) {
+    l.set(e, e + mail, "occupancyType");
+    l.set(e + mail, e + mail + 1, "occupancyId");
+    return mail + 1;
+  }
   const designator = designatorOf(text);
   if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
   const next = l.text(e + 1);
