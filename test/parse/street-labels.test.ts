@@ -349,3 +349,14 @@ test("a NO right after the suffix that numbers nothing is the postdirectional", 
   // NO with its number is a unit (`NO 5`), and so is a NO that is not right after the suffix.
   assert.deepEqual(relabelled("12 Main St No 5", [A, N, S, T, "occupancyId"]), [A, N, S, T, "occupancyId"]);
 });
+
+test("a directional before a one-word name that is a common street type is the name, the type its suffix", () => {
+  const D: Label = "predirectional";
+  const T: Label = "occupancyType";
+  const U: Label = "occupancyId";
+  assert.deepEqual(relabelled("7322 SW Freeway Ste 1600", [A, D, N, T, U]), [A, N, S, T, U]);
+  assert.equal(assembleLine("3001 N Boulevard", [A, D, N], 0.9).components.streetName, "N");
+  // Before a rare type the directional leads the name; with a suffix on the line, it stands.
+  assert.deepEqual(relabelled("1520 N Wells Chicago IL", [A, D, N, C, ST]), [A, D, N, C, ST]);
+  assert.deepEqual(relabelled("1 N Park Dr", [A, D, N, S]), [A, D, N, S]);
+});

@@ -2,7 +2,7 @@ import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
-import { isAllDigits } from "../rules/word-classes.js";
+import { COMMON_SUFFIXES, isAllDigits } from "../rules/word-classes.js";
 import { WORD_CLASS, wordClasses } from "../word-classes.js";
 import { runEnd } from "./draft.js";
 
@@ -38,6 +38,8 @@ import { runEnd } from "./draft.js";
  *   (`1024 RANDOLPH 1 N`); a junction word opening the line before a route is an
  *   intersection's joining word (`JCT 4 & 13`); a NO right after the suffix that numbers
  *   nothing is the postdirectional (`21ST AVE NO STE 130`).
+ * - A directional before a one-word name that is a common street type, on a line with no suffix,
+ *   is the whole name and the type its suffix (`7322 SW FREEWAY`, as `100 NORTH ST`).
  * Returns `labels` itself when nothing changes.
  */
 export function streetLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
@@ -56,6 +58,7 @@ const READINGS: readonly Reading[] = [
   letterBeforeType,
   unitAfterName,
   northAfterSuffix,
+  directionalName,
   nameBeforeName,
   typeBeforeDirectional,
   typeAfterSuffix,
@@ -290,6 +293,24 @@ function northAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): r
   if (labels[at] !== "occupancyType" || tokens[at]!.text !== "NO" || labels[at + 1] === "occupancyId")
     return labels;
   return relabelled(labels, at, at + 1, "postdirectional");
+}
+
+/**
+ * `7322 SW FREEWAY`, `3001 N BOULEVARD` labelled as a predirectional and a name: the directional
+ * is the whole street name and the street type its suffix (DECISIONS.md "Directionals": `100
+ * NORTH ST`). Only for the types most streets carry: before a rare one the directional leads the
+ * name (`N WELLS`, `N PINE`), as the rules read it.
+ */
+function directionalName(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const pre = labels.indexOf("predirectional");
+  if (pre < 0 || labels[pre + 1] !== "streetName" || labels[pre + 2] === "streetName") return labels;
+  if (labels[pre - 1] === "streetName" || labels.includes("streetSuffix")) return labels;
+  const type = standardSuffix(tokens[pre + 1]!.text);
+  if (type === undefined || !COMMON_SUFFIXES.has(type)) return labels;
+  const copy = labels.slice();
+  copy[pre] = "streetName";
+  copy[pre + 1] = "streetSuffix";
+  return copy;
 }
 
 /**
