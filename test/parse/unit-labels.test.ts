@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { assembledLabels } from "../../src/parse/assemble.js";
 import { unitLabels } from "../../src/parse/assembly/unit-labels.js";
 import type { Label } from "../../src/parse/labels.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { assembleLine, relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 
@@ -75,4 +76,24 @@ test("an unknown designator's warning points at its words, not at a number sign 
 test("assembledLabels gives each token the component assembly puts it in", () => {
   const tokens = tokenize("303 Peachtree St Ste 5300 Atlanta");
   assert.deepEqual(assembledLabels(tokens, [A, N, S, U, U, C]), [A, N, S, T, U, C]);
+});
+
+test("LOWER LEVEL is the level LOWER, as 2ND FLOOR is the floor 2ND, whichever way it was labelled", () => {
+  assert.deepEqual(relabelled("2610 W 25th Pl Lower Level", [A, "predirectional", N, S, T, U]), [
+    A,
+    "predirectional",
+    N,
+    S,
+    U,
+    T,
+  ]);
+  const rules = new RuleParser().parse("100 Main St Upper Level Springfield IL 62701");
+  assert.equal(rules.components.occupancyType, "LEVEL");
+  assert.equal(rules.components.occupancyId, "UPPER");
+  assert.equal(rules.components.city, "SPRINGFIELD");
+  // LOWER alone is Appendix C2's LOWR.
+  assert.equal(
+    new RuleParser().parse("171 Main St Lower Springfield IL 62701").components.occupancyType,
+    "LOWR",
+  );
 });

@@ -3,6 +3,7 @@ import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { labelRuns } from "./draft.js";
 import { pairUnits } from "./unit-components.js";
+import { isLevelWord } from "../rules/unit-rules.js";
 
 /**
  * A unit's designator labelled as part of its number, relabelled as the designator it is, as
@@ -14,6 +15,8 @@ import { pairUnits } from "./unit-components.js";
  * - a designator that takes no number labelled alone as the number (`REAR`, `LOBBY`, `FRNT`);
  * - a designator that needs a number labelled as another designator's number (`APT APT`): it
  *   numbers nothing, and joins the designator's words.
+ * - `LOWER LEVEL` labelled as LOWER the designator and LEVEL its number: LEVEL is the designator
+ *   and LOWER its number, in the order of `SECOND FLOOR`.
  * A number before its designator (`SECOND FLOOR`), and a lone word right before another unit's
  * designator, are left as they are: there the words would join that unit's.
  * Returns `labels` itself when nothing changes.
@@ -21,6 +24,16 @@ import { pairUnits } from "./unit-components.js";
 export function unitLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   if (!labels.includes("occupancyId")) return labels;
   let copy: Label[] | undefined;
+  // LOWER LEVEL labelled as the designator LOWR and its number: the floor word is the designator
+  // and LOWER which floor, as the rules read it (`2ND FLOOR`).
+  for (let t = 0; t + 1 < tokens.length; t++) {
+    if (labels[t] !== "occupancyType" || labels[t + 1] !== "occupancyId") continue;
+    if (!isLevelWord(tokens[t]!.text, tokens[t + 1]!.text)) continue;
+    copy ??= labels.slice();
+    copy[t] = "occupancyId";
+    copy[t + 1] = "occupancyType";
+  }
+  if (copy !== undefined) return copy;
   for (const unit of pairUnits(labelRuns(labels))) {
     const id = unit.id;
     if (id === undefined || unit.idFirst === true) continue;

@@ -35,15 +35,20 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     l.set(e + mail, e + mail + 1, "occupancyId");
     return mail + 1;
   }
-  const designator = designatorOf(text);
-  if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
   const next = l.text(e + 1);
-  // 2ND FLOOR, SECOND FL: the number before the designator (usaddress labels them so).
-  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && e + 1 < end && designatorOf(next) === "FL") {
+  // 2ND FLOOR, SECOND FL: the number before the designator (usaddress labels them so), and
+  // LOWER LEVEL, UPPER FLOOR the same way.
+  if (
+    (isOrdinal(text) || SPELLED_ORDINALS.has(text) || isLevelWord(text, next)) &&
+    e + 1 < end &&
+    isFloorWord(next)
+  ) {
     l.set(e, e + 1, "occupancyId");
     l.set(e + 1, e + 2, "occupancyType");
     return 2;
   }
+  const designator = designatorOf(text);
+  if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
   // 1 SUMMIT CT B, 720 10TH AVE SW A MOUNT VERNON: a lone letter right after the street is a unit.
   if (
     rightAfterStreet &&
@@ -61,6 +66,17 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     return 1;
   }
   return 0;
+}
+
+/** FL and LEVEL (LVL): the designators whose number may come first (`2ND FLOOR`, `LOWER LEVEL`). */
+export function isFloorWord(text: string | undefined): boolean {
+  return designatorOf(text) === "FL" || text === "LEVEL" || text === "LVL";
+}
+
+/** LOWER and UPPER before a floor word: which floor, as an ordinal would say (`LOWER LEVEL`). */
+export function isLevelWord(text: string, next: string | undefined): boolean {
+  const designator = designatorOf(text);
+  return (designator === "LOWR" || designator === "UPPR") && isFloorWord(next);
 }
 
 /**
