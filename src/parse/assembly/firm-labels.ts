@@ -14,7 +14,7 @@ import { runEnd } from "./draft.js";
  *   (`1700 WELLS FARGO TOWER`);
  * - words opening the city that make no city of the line's state (`… STE 110 BURNS PROF BLG
  *   BLUE RIDGE GA`).
- * The hand-labelled corpora label both so. Returns `labels` itself when nothing changes.
+ * The hand-labelled corpora label all three so. Returns `labels` itself when nothing changes.
  */
 export function firmLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   return namesBeforeCity(tokens, buildingName(tokens, attentionLine(tokens, labels)));

@@ -3,7 +3,7 @@ import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { labelRuns } from "./draft.js";
 import { pairUnits } from "./unit-components.js";
-import { isLevelWord } from "../rules/unit-rules.js";
+import { isLevelWord } from "../rules/street-words.js";
 
 /**
  * A unit's designator labelled as part of its number, relabelled as the designator it is, as
@@ -19,21 +19,12 @@ import { isLevelWord } from "../rules/unit-rules.js";
  *   and LOWER its number, in the order of `SECOND FLOOR`.
  * A number before its designator (`SECOND FLOOR`), and a lone word right before another unit's
  * designator, are left as they are: there the words would join that unit's.
- * Returns `labels` itself when nothing changes.
+ * Returns `given` itself when nothing changes.
  */
-export function unitLabels(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  if (!labels.includes("occupancyId")) return labels;
+export function unitLabels(tokens: readonly Token[], given: readonly Label[]): readonly Label[] {
+  if (!given.includes("occupancyId")) return given;
+  const labels = floorsInOrder(tokens, given);
   let copy: Label[] | undefined;
-  // LOWER LEVEL labelled as the designator LOWR and its number: the floor word is the designator
-  // and LOWER which floor, as the rules read it (`2ND FLOOR`).
-  for (let t = 0; t + 1 < tokens.length; t++) {
-    if (labels[t] !== "occupancyType" || labels[t + 1] !== "occupancyId") continue;
-    if (!isLevelWord(tokens[t]!.text, tokens[t + 1]!.text)) continue;
-    copy ??= labels.slice();
-    copy[t] = "occupancyId";
-    copy[t + 1] = "occupancyType";
-  }
-  if (copy !== undefined) return copy;
   for (const unit of pairUnits(labelRuns(labels))) {
     const id = unit.id;
     if (id === undefined || unit.idFirst === true) continue;
@@ -50,6 +41,22 @@ export function unitLabels(tokens: readonly Token[], labels: readonly Label[]): 
     if (!relabel) continue;
     copy ??= labels.slice();
     copy[id.from] = "occupancyType";
+  }
+  return copy ?? labels;
+}
+
+/**
+ * `LOWER LEVEL` labelled as the designator LOWR and its number: the floor word is the designator
+ * and LOWER which floor, as the rules read it (`2ND FLOOR`).
+ */
+function floorsInOrder(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  let copy: Label[] | undefined;
+  for (let t = 0; t + 1 < tokens.length; t++) {
+    if (labels[t] !== "occupancyType" || labels[t + 1] !== "occupancyId") continue;
+    if (!isLevelWord(tokens[t]!.text, tokens[t + 1]!.text)) continue;
+    copy ??= labels.slice();
+    copy[t] = "occupancyId";
+    copy[t + 1] = "occupancyType";
   }
   return copy ?? labels;
 }

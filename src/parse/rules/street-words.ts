@@ -47,10 +47,12 @@ export function hasSuffix(l: Labelling, from: number, to: number): boolean {
 export function isUnitStart(l: Labelling, at: number): boolean {
   const text = l.text(at)!;
   if (text === "#" || mailDesignatorLength(l, at, l.length) > 0) return true;
-  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && designatorOf(l.text(at + 1)) === "FL") return true;
+  const next = l.text(at + 1);
+  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text) || isLevelWord(text, next)) && isFloorWord(next))
+    return true;
   const designator = designatorOf(text);
-  if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(l.text(at + 1));
-  return OTHER_DESIGNATORS.has(text) && isUnitId(l.text(at + 1));
+  if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(next);
+  return OTHER_DESIGNATORS.has(text) && isUnitId(next);
 }
 
 /**
@@ -80,18 +82,29 @@ export function endsWithDirectional(l: Labelling, at: number, limit: number): bo
  * with `unknown_unit_designator` (Appendix C2 lacks it). Returns the designator's words, or 0.
  * Only before a number, as `MS` and `MC` are also a state and a name's first word (`MC CALL`).
  */
-export function mailDesignatorLength(l: Labelling, e: number, end: number): number {
-  const text = l.text(e);
-  const next = l.text(e + 1);
+export function mailDesignatorLength(l: Labelling, at: number, end: number): number {
+  const text = l.text(at);
+  const next = l.text(at + 1);
   const words =
     (text === "MAIL" && (next === "CODE" || next === "STOP")) ||
-    (text === "M" && (next === "C" || next === "S") && !l.boundary(e + 1))
+    (text === "M" && (next === "C" || next === "S") && !l.boundary(at + 1))
       ? 2
       : text === "MS" || text === "MC" || text === "MAILSTOP" || text === "MAILCODE"
         ? 1
         : 0;
-  const id = l.text(e + words);
-  return words > 0 && e + words < end && id !== undefined && hasDigit(id) && !l.boundary(e + words)
+  const id = l.text(at + words);
+  return words > 0 && at + words < end && id !== undefined && hasDigit(id) && !l.boundary(at + words)
     ? words
     : 0;
+}
+
+/** FL and LEVEL (LVL): the designators whose number may come first (`2ND FLOOR`, `LOWER LEVEL`). */
+export function isFloorWord(text: string | undefined): boolean {
+  return designatorOf(text) === "FL" || text === "LEVEL" || text === "LVL";
+}
+
+/** LOWER and UPPER before a floor word: which floor, as an ordinal would say (`LOWER LEVEL`). */
+export function isLevelWord(text: string, next: string | undefined): boolean {
+  const designator = designatorOf(text);
+  return (designator === "LOWR" || designator === "UPPR") && isFloorWord(next);
 }

@@ -1,6 +1,6 @@
 import { designatorNeedsNumber } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
-import { mailDesignatorLength } from "./street-words.js";
+import { isFloorWord, isLevelWord, mailDesignatorLength } from "./street-words.js";
 import {
   OTHER_DESIGNATORS,
   SPELLED_ORDINALS,
@@ -66,17 +66,6 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     return 1;
   }
   return 0;
-}
-
-/** FL and LEVEL (LVL): the designators whose number may come first (`2ND FLOOR`, `LOWER LEVEL`). */
-export function isFloorWord(text: string | undefined): boolean {
-  return designatorOf(text) === "FL" || text === "LEVEL" || text === "LVL";
-}
-
-/** LOWER and UPPER before a floor word: which floor, as an ordinal would say (`LOWER LEVEL`). */
-export function isLevelWord(text: string, next: string | undefined): boolean {
-  const designator = designatorOf(text);
-  return (designator === "LOWR" || designator === "UPPR") && isFloorWord(next);
 }
 
 /**
