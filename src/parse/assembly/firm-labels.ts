@@ -1,6 +1,5 @@
-import { standardDirectional, standardUnitDesignator } from "../../usps/usps.js";
+import { standardDirectional, standardState, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
-import { stateAt } from "../rules/city-boundary.js";
 import { cityGazetteer } from "../rules/city-gazetteer.js";
 import { hasDigit, startsWithDigit } from "../rules/word-classes.js";
 import type { Token } from "../token.js";
@@ -93,16 +92,18 @@ function namesBeforeCity(tokens: readonly Token[], labels: readonly Label[]): re
   const from = labels.indexOf("city");
   if (from < 1 || labels.includes("firm")) return labels;
   const to = runEnd(labels, from);
-  if (to - from < 2 || labels.indexOf("city", to) >= 0) return labels;
-  const texts = tokens.map((token) => token.text);
-  const state = stateAt({ texts, labels }, to);
+  if (to - from < 2 || labels[to] !== "state" || labels.indexOf("city", to) >= 0) return labels;
+  // The city's words and the state's, from the city's first.
+  const words: string[] = [];
+  for (let t = from, end = runEnd(labels, to); t < end; t++) words.push(tokens[t]!.text);
+  const state = standardState(words.slice(to - from).join(" "));
   if (state === undefined) return labels;
-  const cityFrom = cityGazetteer().cityStart(texts, from, to, state);
-  if (cityFrom <= from) return labels;
-  if (cityFrom - from === 1 && standardDirectional(texts[from]!) !== undefined) return labels;
+  const known = cityGazetteer().cityStart(words, 0, to - from, state);
+  if (known <= 0) return labels;
+  if (known === 1 && standardDirectional(words[0]!) !== undefined) return labels;
   // A number among them is more likely a unit's or a house's (`ST 2 MIDLOTHIAN VA`) than a name's.
-  if (texts.slice(from, cityFrom).some(hasDigit)) return labels;
+  if (words.slice(0, known).some(hasDigit)) return labels;
   const copy = labels.slice();
-  copy.fill("firm", from, cityFrom);
+  copy.fill("firm", from, from + known);
   return copy;
 }
