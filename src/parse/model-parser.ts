@@ -116,11 +116,13 @@ export class ModelParser implements Parser {
       extraWarnings: guess === undefined ? [] : [guess],
       foreign: null,
     };
-    let answer: ParseAnswer | undefined;
     if (this.options.backOff && probability < MODEL_UNSURE) {
       const rules = this.fallback.label(tokens);
-      let agreed = sameLabels(rules.labels, labels);
-      if (!agreed) {
+      // Two labellers that err on different lines agreeing: in cross-validation such answers
+      // are right about four times in five whatever the model's doubt, so their confidence has
+      // its own exponent (docs/parser-model.md "Calibration").
+      const agreement = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
+      if (!sameLabels(rules.labels, labels)) {
         const own = assemble(capConfidence(parse, DISAGREEMENT_CAP));
         const ruled = this.fallback.answer(line, tokens, {
           ...rules,
@@ -128,24 +130,20 @@ export class ModelParser implements Parser {
         });
         // Labels that differ can still read as one address (`MAPLE MOUNT` all name for one,
         // name and suffix for the other; a route's box as a PO box or as the route's): that is
-        // agreement too.
-        agreed = sameComponents(ruled.components, own.components);
+        // agreement too, and the model's answer takes the agreement's confidence (withConfidence:
+        // the same answer, not assembled again).
+        if (sameComponents(ruled.components, own.components)) return withConfidence(own, agreement);
         // Back-off: where the model doubts its labels and the rules are sure of another reading,
         // the rules' labels answer, with the model's doubt as their confidence: in
         // cross-validation these answers are right less than one time in two, not as often as
         // the rules alone would claim (docs/parser-model.md "Back-off to the rules"). Where the
         // rules are unsure too, the model answers, capped: such answers were right one time in
         // four.
-        if (!agreed && rules.confidence >= RULES_SURE) return this.backOffAnswer(rules, ruled, probability);
-        if (!agreed) answer = own;
+        return rules.confidence >= RULES_SURE ? this.backOffAnswer(rules, ruled, probability) : own;
       }
-      // Two labellers that err on different lines agreeing: in cross-validation such answers
-      // are right about four times in five whatever the model's doubt, so their confidence has
-      // its own exponent (docs/parser-model.md "Calibration"), and the answer is assembled with it.
-      if (agreed)
-        parse.confidence = probability ** (calibration?.agreementExponent ?? calibration?.exponent ?? 1);
+      parse.confidence = agreement;
     }
-    return answer ?? assemble(parse);
+    return assemble(parse);
   }
 
   /**

@@ -1,18 +1,12 @@
 import { assemble } from "./assemble.js";
-import type { Label } from "./labels.js";
-import type { ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
+import type { ModelInfo, ParseAnswer } from "./parse-answer.js";
 import type { Parser } from "./parser.js";
 import { cityGazetteer } from "./rules/city-gazetteer.js";
-import { labelAddress } from "./rules/label-address.js";
+import { labelAddress, type RuleLabelling } from "./rules/label-address.js";
 import type { Token } from "./token.js";
 import { tokenize } from "./tokenize.js";
 
-/** The rules' labels of a line, how sure they are of them, and what they noticed. */
-export interface RuleLabelling {
-  labels: Label[];
-  confidence: number;
-  warnings: Warning[];
-}
+export type { RuleLabelling };
 
 /**
  * The rule-based backend (SPEC `backend: "heuristic"`): Publication 28 rules label the tokens,

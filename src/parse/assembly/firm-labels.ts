@@ -1,7 +1,7 @@
 import { standardDirectional, standardState, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { cityGazetteer } from "../rules/city-gazetteer.js";
-import { hasDigit, startsWithDigit } from "../rules/word-classes.js";
+import { hasDigit, isAttentionWord, startsWithDigit } from "../rules/word-classes.js";
 import type { Token } from "../token.js";
 import { runEnd } from "./draft.js";
 
@@ -25,7 +25,7 @@ export function firmLabels(tokens: readonly Token[], labels: readonly Label[]): 
  * designator with its number (`ATTN J SMITH STE 200`).
  */
 function attentionLine(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
-  const from = tokens.findIndex((token) => token.text === "ATTN" || token.text === "ATTENTION");
+  const from = tokens.findIndex((token) => isAttentionWord(token.text));
   if (from < 0) return labels;
   let to = from + 1;
   while (to < tokens.length && !tokens[to]!.boundaryBefore && !PLACE.has(labels[to]!)) {

@@ -9,6 +9,7 @@ import {
   isUnitId,
   startsWithDigit,
   suffixOf,
+  isAttentionWord,
 } from "./word-classes.js";
 import type { Labelling } from "./labelling.js";
 import { knownCityStart, lastGroupOf, labelCity } from "./city-boundary.js";
@@ -54,7 +55,7 @@ export function labelStreet(l: Labelling, whole: StreetSpan): void {
 
 function isRecipientStart(l: Labelling, at: number): boolean {
   const text = l.text(at);
-  return text === "ATTN" || text === "ATTENTION" || (text === "C" && l.text(at + 1) === "O");
+  return isAttentionWord(text) || (text === "C" && l.text(at + 1) === "O");
 }
 
 function labelNumber(l: Labelling, at: number, to: number): number {

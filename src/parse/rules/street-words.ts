@@ -48,8 +48,7 @@ export function isUnitStart(l: Labelling, at: number): boolean {
   const text = l.text(at)!;
   if (text === "#" || mailDesignatorLength(l, at, l.length) > 0) return true;
   const next = l.text(at + 1);
-  if ((isOrdinal(text) || SPELLED_ORDINALS.has(text) || isLevelWord(text, next)) && isFloorWord(next))
-    return true;
+  if (isFloorNumberFirst(text, next)) return true;
   const designator = designatorOf(text);
   if (designator !== undefined) return suffixOf(text) === undefined || isUnitId(next);
   return OTHER_DESIGNATORS.has(text) && isUnitId(next);
@@ -107,4 +106,9 @@ export function isFloorWord(text: string | undefined): boolean {
 export function isLevelWord(text: string, next: string | undefined): boolean {
   const designator = designatorOf(text);
   return (designator === "LOWR" || designator === "UPPR") && isFloorWord(next);
+}
+
+/** A floor's number written before its floor word (`2ND FLOOR`, `SECOND FL`, `LOWER LEVEL`). */
+export function isFloorNumberFirst(text: string, next: string | undefined): boolean {
+  return ((isOrdinal(text) || SPELLED_ORDINALS.has(text)) && isFloorWord(next)) || isLevelWord(text, next);
 }

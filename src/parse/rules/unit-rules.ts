@@ -1,9 +1,8 @@
 import { designatorNeedsNumber } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
-import { isFloorWord, isLevelWord, mailDesignatorLength } from "./street-words.js";
+import { isFloorNumberFirst, mailDesignatorLength } from "./street-words.js";
 import {
   OTHER_DESIGNATORS,
-  SPELLED_ORDINALS,
   designatorOf,
   directionalOf,
   hasDigit,
@@ -38,11 +37,7 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
   const next = l.text(e + 1);
   // 2ND FLOOR, SECOND FL: the number before the designator (usaddress labels them so), and
   // LOWER LEVEL, UPPER FLOOR the same way.
-  if (
-    (isOrdinal(text) || SPELLED_ORDINALS.has(text) || isLevelWord(text, next)) &&
-    e + 1 < end &&
-    isFloorWord(next)
-  ) {
+  if (e + 1 < end && isFloorNumberFirst(text, next)) {
     l.set(e, e + 1, "occupancyId");
     l.set(e + 1, e + 2, "occupancyType");
     return 2;

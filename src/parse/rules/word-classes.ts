@@ -168,3 +168,8 @@ export const NAME_CONNECTORS: ReadonlySet<string> = new Set([
 
 /** Words that start an intersection (SPEC `unsupported_intersection`). */
 export const INTERSECTION_WORDS: ReadonlySet<string> = new Set(["&", "AND", "AT", "@"]);
+
+/** `ATTN`, `ATTENTION`: the word that opens an attention line, a recipient's name. */
+export function isAttentionWord(text: string | undefined): boolean {
+  return text === "ATTN" || text === "ATTENTION";
+}
