@@ -18,13 +18,19 @@ export class Gazetteer {
   /** The first words of the city names of several words (`NEW`, `NEW YORK` of `NEW YORK MILLS`). */
   private readonly cityPrefixes = new Set<string>();
   private readonly cityWords = new Set<string>();
-  private readonly zips = new Set<string>();
+  /** One bit per five-digit number, set for the known ZIPs: 12.5 KB, which stays in cache. */
+  private readonly zips = new Int32Array(100_000 / 32 + 1);
   readonly longestCityWords: number;
+  /** City words made of digits only (a few names hold a number: `115` among them). */
+  readonly numberCityWords: ReadonlySet<string>;
 
   constructor(places: readonly Place[]) {
     this.places = places;
     let longest = 1;
-    for (const place of places) this.zips.add(place.zip);
+    for (const place of places) {
+      const value = fiveDigitValue(place.zip);
+      if (value >= 0) this.zips[value >>> 5] = (this.zips[value >>> 5] as number) | (1 << (value & 31));
+    }
     for (const city of new Set(places.map((place) => place.city))) {
       const words = cityWords(city);
       longest = Math.max(longest, words.length);
@@ -33,6 +39,7 @@ export class Gazetteer {
       for (let k = 1; k < words.length; k++) this.cityPrefixes.add(words.slice(0, k).join(" "));
     }
     this.longestCityWords = longest;
+    this.numberCityWords = new Set([...this.cityWords].filter((word) => /^[0-9]+$/.test(word)));
   }
 
   isCityName(words: string): boolean {
@@ -49,7 +56,8 @@ export class Gazetteer {
   }
 
   isZip(digits: string): boolean {
-    return this.zips.has(digits);
+    const value = fiveDigitValue(digits);
+    return value >= 0 && ((this.zips[value >>> 5] as number) & (1 << (value & 31))) !== 0;
   }
 }
 
@@ -77,4 +85,16 @@ export function usGazetteer(): Gazetteer {
     shared = new Gazetteer(usZipPlaces());
   }
   return shared;
+}
+
+/** The number five digits spell, or -1 for any other text. */
+function fiveDigitValue(text: string): number {
+  if (text.length !== 5) return -1;
+  let value = 0;
+  for (let i = 0; i < 5; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }

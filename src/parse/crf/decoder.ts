@@ -1,7 +1,8 @@
 import type { CrfWeights } from "./crf.js";
 
 export interface Decoded {
-  path: Int32Array;
+  /** The best label of each position (a plain array: a typed one costs more to allocate than to fill). */
+  path: number[];
   /** Score of the best path, and log Z: P(path | x) = exp(score - logZ). */
   score: number;
   logZ: number;
@@ -87,7 +88,7 @@ export class Decoder {
    */
   decodeExp(expEmit: Float64Array, n: number): Decoded | undefined {
     const L = this.L;
-    const path = new Int32Array(n);
+    const path = new Array<number>(n);
     if (n === 0) return { path, score: 0, logZ: 0 };
     this.reserve(n);
     const { best, alpha, expStart } = this;
@@ -133,7 +134,7 @@ export class Decoder {
   /** The best path of a line's log-space emission scores (T × L), its score and log Z. */
   decode(emit: Float64Array, n: number): Decoded {
     const L = this.L;
-    const path = new Int32Array(n);
+    const path = new Array<number>(n);
     if (n === 0) return { path, score: 0, logZ: 0 };
     this.reserve(n);
     const { best, alpha, weights } = this;
@@ -174,7 +175,7 @@ export class Decoder {
   }
 
   /** Follows the back-pointers from the last position's best label. */
-  private trace(path: Int32Array, last: number): void {
+  private trace(path: number[], last: number): void {
     const L = this.L;
     let at = last;
     for (let t = path.length - 1; t >= 0; t--) {
@@ -194,13 +195,15 @@ export class Decoder {
     const L = this.L;
     const alpha = this.alpha;
     let total = 0;
-    for (let y = 0; y < L; y++) total += (alpha[at + y] as number) * (expEmit[at + y] as number);
+    for (let y = 0; y < L; y++) {
+      const value = (alpha[at + y] as number) * (expEmit[at + y] as number);
+      alpha[at + y] = value;
+      total += value;
+    }
     if (!(total > 0 && total < Infinity)) return NaN;
-    const unscaled = total >= 1 / SCALE_RANGE && total <= SCALE_RANGE;
-    const scale = unscaled ? 1 : 1 / total;
-    for (let y = 0; y < L; y++)
-      alpha[at + y] = (alpha[at + y] as number) * (expEmit[at + y] as number) * scale;
-    return unscaled ? 0 : Math.log(total);
+    if (total >= 1 / SCALE_RANGE && total <= SCALE_RANGE) return 0;
+    for (let y = 0; y < L; y++) alpha[at + y] = (alpha[at + y] as number) / total;
+    return Math.log(total);
   }
 
   /** As weighExp from log-space scores: exp(emission − the column's max), then divided by the sum. */
