@@ -3,6 +3,8 @@ import type { StoredModel } from "./crf/model-file.js";
 import { Decoder } from "./crf/decoder.js";
 import { EmissionScorer } from "./emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "./features.js";
+import { usGazetteer } from "./gazetteer.js";
+import { KnownWords } from "./known-words.js";
 import { LABELS, type Label } from "./labels.js";
 import type { Token } from "./token.js";
 
@@ -28,7 +30,11 @@ export class AddressTagger {
       if (!(LABELS as readonly string[]).includes(name)) throw new Error(`model label "${name}" is unknown`);
       return name as Label;
     });
-    const extractor = new FeatureExtractor(model.header.features as unknown as FeatureConfig);
+    const extractor = new FeatureExtractor(
+      model.header.features as unknown as FeatureConfig,
+      usGazetteer(),
+      new KnownWords(model.featureKeys),
+    );
     this.scorer = new EmissionScorer(extractor, new FeatureDictionary(model.featureKeys), model.weights);
     this.decoder = new Decoder(model.weights);
   }

@@ -18,7 +18,7 @@ import {
 import type { FeatureExtractor, LineAnalysis, WordInfo } from "./features.js";
 import type { Token } from "./token.js";
 
-/** Distinct word vectors kept before the table is cleared (a bound on memory, ~8 MB). */
+/** Distinct word vectors kept before the table is cleared (a bound on memory, ~6 MB). */
 const SHARED_VECTORS = 5_000;
 /** Distinct place (or rule) codes kept before the table is cleared (a few thousand occur). */
 const CODE_VECTORS = 20_000;
@@ -37,6 +37,10 @@ const CITY_MATCHES = 16;
  * exponentiated weights of its two bigrams, instead of ~30 look-ups and additions and L calls
  * to Math.exp.
  *
+ * A word's exponentials are kept as 32-bit floats, apart from their logs: a line reads them for
+ * every token it holds, and half the bytes keep twice as many words in the processor's cache.
+ * Their rounding (a relative 6e-8 a factor) is far below what tells two labellings apart.
+ *
  * `logScores` sums the same vectors; both equal `emissions(weights, features)` over
  * FeatureExtractor.extract (and its exponential), up to rounding
  * (test/parse/emission-scorer.test.ts).
@@ -48,16 +52,19 @@ export class EmissionScorer {
   /** Rule-label vectors by rule code (FeatureConfig.ruleLabels). */
   private readonly rules = new Map<number, Float64Array>();
   /** Word vectors by the feature ids they sum (words the model cannot tell apart share one). */
-  private readonly shared = new Map<string, Float64Array>();
-  /** Neighbours past either end of the line: per offset a vector and its exponential. */
-  private readonly edges: Float64Array[];
+  private readonly shared = new Map<string, Float32Array>();
+  /** Neighbours past either end of the line: per offset the exponentials and the scores they give. */
+  private readonly edges: Float32Array[];
+  private readonly edgeLogs: Float64Array[];
+  /** The log-space scores of each word vector (its exponentials are the key), for logScores. */
+  private readonly logsOf = new WeakMap<Float32Array, Float64Array>();
   /** exp of the state weights of a feature id, filled on first use (bigrams). */
   private readonly expRows: Array<Float64Array | undefined>;
   /** A token's four neighbours (NEIGHBOUR_OFFSETS): their vectors, and where the exponentials they give start. */
-  private readonly from: Float64Array[] = [];
+  private readonly from: Float32Array[] = [];
   private readonly at = new Int32Array(4);
-  /** Per token of the line, its word's vectors (wordScores). */
-  private readonly vectors: Float64Array[] = [];
+  /** Per token of the line, its word's exponentials (wordScores). */
+  private readonly vectors: Float32Array[] = [];
   /** The line last scored (the extractor's analysis, reused by its next line). */
   private line!: LineAnalysis;
   private exps = new Float64Array(64 * 32);
@@ -69,11 +76,14 @@ export class EmissionScorer {
   ) {
     this.L = weights.labelCount;
     this.expRows = new Array<Float64Array | undefined>(weights.featureCount).fill(undefined);
-    this.edges = NEIGHBOUR_OFFSETS.map((_, k) => {
+    this.edgeLogs = NEIGHBOUR_OFFSETS.map((_, k) => {
       this.scratch.count = 0;
       neighbourKeys(k, edgeWord(k), edgeWord(k), this.scratch);
-      return this.vectorOfScratch();
+      const logs = new Float64Array(this.L);
+      this.sumRows(this.keptIds(), logs, 0);
+      return logs;
     });
+    this.edges = this.edgeLogs.map((logs) => Float32Array.from(logs, (w) => Math.exp(w)));
   }
 
   /**
@@ -88,19 +98,21 @@ export class EmissionScorer {
     const { words } = this.line;
     for (let t = 0; t < n; t++) {
       const row = t * L;
-      const own = this.vectors[t] as Float64Array;
+      const own = this.vectors[t] as Float32Array;
       const place = this.placeVector(t);
       this.locateNeighbours(t, n);
-      const [v0, v1, v2, v3] = this.from as [Float64Array, Float64Array, Float64Array, Float64Array];
-      const { at } = this;
+      const { from, at } = this;
+      const v0 = from[0] as Float32Array;
+      const v1 = from[1] as Float32Array;
+      const v2 = from[2] as Float32Array;
+      const v3 = from[3] as Float32Array;
       const e0 = at[0] as number;
       const e1 = at[1] as number;
       const e2 = at[2] as number;
       const e3 = at[3] as number;
-      const ownExp = 5 * L;
       for (let y = 0; y < L; y++) {
         exps[row + y] =
-          (own[ownExp + y] as number) *
+          (own[y] as number) *
           (place[L + y] as number) *
           (v0[e0 + y] as number) *
           (v1[e1 + y] as number) *
@@ -138,12 +150,12 @@ export class EmissionScorer {
     const state = this.weights.state;
     for (let t = 0; t < n; t++) {
       const row = t * L;
-      add(row, this.vectors[t] as Float64Array, 0);
+      add(row, this.logsOfToken(t), 0);
       add(row, this.placeVector(t), 0);
       for (let k = 0; k < 4; k++) {
         const u = t + (NEIGHBOUR_OFFSETS[k] as number);
-        if (u >= 0 && u < n) add(row, this.vectors[u] as Float64Array, (k + 1) * L);
-        else add(row, this.edges[k] as Float64Array, 0);
+        if (u >= 0 && u < n) add(row, this.logsOfToken(u), (k + 1) * L);
+        else add(row, this.edgeLogs[k] as Float64Array, 0);
       }
       if (this.extractor.ruleLabels) add(row, this.ruleVector(t), 0);
       this.pairKeys(t, n, this.line.words);
@@ -153,6 +165,10 @@ export class EmissionScorer {
       }
     }
     return scores;
+  }
+
+  private logsOfToken(t: number): Float64Array {
+    return this.logsOf.get(this.vectors[t] as Float32Array) as Float64Array;
   }
 
   /** Analyses the line and finds each token's word vectors; returns the token count. */
@@ -174,16 +190,16 @@ export class EmissionScorer {
   }
 
   /**
-   * The four neighbours of token t (NEIGHBOUR_OFFSETS) into `from` (their word vectors) and
-   * `at` (where the exponentials of what each gives token t start).
+   * The four neighbours of token t (NEIGHBOUR_OFFSETS) into `from` (their word exponentials)
+   * and `at` (where the exponentials of what each gives token t start).
    */
   private locateNeighbours(t: number, n: number): void {
     const { from, at, L } = this;
     for (let k = 0; k < 4; k++) {
       const u = t + (NEIGHBOUR_OFFSETS[k] as number);
       const inside = u >= 0 && u < n;
-      from[k] = inside ? (this.vectors[u] as Float64Array) : (this.edges[k] as Float64Array);
-      at[k] = inside ? (k + 6) * L : L;
+      from[k] = inside ? (this.vectors[u] as Float32Array) : (this.edges[k] as Float32Array);
+      at[k] = inside ? (k + 1) * L : 0;
     }
   }
 
@@ -207,11 +223,11 @@ export class EmissionScorer {
   }
 
   /**
-   * A word's vectors under its signature: [0, L) its own and signature features, then for each
-   * neighbour offset k, [(k+1)L, (k+2)L) what it gives the token it neighbours; then the
-   * exponentials of these five, in the same order, from 5L.
+   * A word's exponentials under its signature: [0, L) of its own and signature features, then
+   * for each neighbour offset k, [(k+1)L, (k+2)L) of what it gives the token it neighbours. The
+   * scores themselves, in the same order, are kept in `logsOf`.
    */
-  private wordScores(info: WordInfo, signature: number, boundaryAfter: number, slot: number): Float64Array {
+  private wordScores(info: WordInfo, signature: number, boundaryAfter: number, slot: number): Float32Array {
     const L = this.L;
     const groups: number[][] = [];
     this.scratch.count = 0;
@@ -229,14 +245,14 @@ export class EmissionScorer {
     const key = groups.map((ids) => ids.join(",")).join("|");
     let vectors = this.shared.get(key);
     if (vectors === undefined) {
-      vectors = new Float64Array(2 * groups.length * L);
-      groups.forEach((ids, g) => this.sumRows(ids, vectors as Float64Array, g * L));
-      const half = groups.length * L;
-      for (let i = 0; i < half; i++) vectors[half + i] = Math.exp(vectors[i] as number);
+      const logs = new Float64Array(groups.length * L);
+      groups.forEach((ids, g) => this.sumRows(ids, logs, g * L));
+      vectors = Float32Array.from(logs, (w) => Math.exp(w));
+      this.logsOf.set(vectors, logs);
       if (this.shared.size >= SHARED_VECTORS) this.shared.clear();
       this.shared.set(key, vectors);
     }
-    info.scores ??= new Array<Float64Array | undefined>(2 * CITY_MATCHES).fill(undefined);
+    info.scores ??= new Array<Float32Array | undefined>(2 * CITY_MATCHES).fill(undefined);
     info.scores[slot] = vectors;
     return vectors;
   }

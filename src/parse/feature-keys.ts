@@ -68,6 +68,23 @@ export function featureKey(template: number, value: number): number {
   return h >>> 0 || 1;
 }
 
+/**
+ * The values whose key under `template` is `key`: fmix32 is a bijection, undone step by step
+ * (the multipliers' inverses mod 2^32). Key 1 also stands for a mix of 0 (featureKey never
+ * returns 0), so it has two values.
+ */
+export function featureValues(template: number, key: number): number[] {
+  let h = key >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7ed1b41d);
+  h ^= (h >>> 13) ^ (h >>> 26);
+  h = Math.imul(h, 0xa5cb9243);
+  h ^= h >>> 16;
+  const mix = Math.imul(template, 0x9e3779b1);
+  const value = (h ^ mix) >>> 0;
+  return key === 1 ? [value, mix >>> 0] : [value];
+}
+
 /** Signature bits of a token's match against known city names (bits 26-29: begin, inside, end, single). */
 export const CITY_MATCH_SHIFT = 26;
 

@@ -21,6 +21,7 @@ import {
   TEMPLATE,
 } from "./feature-keys.js";
 import { usGazetteer, type Gazetteer } from "./gazetteer.js";
+import type { KnownWords } from "./known-words.js";
 import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
 import { labelAddress } from "./rules/label-address.js";
 import type { Token } from "./token.js";
@@ -78,7 +79,7 @@ export interface WordInfo {
    * (src/parse/emission-scorer.ts fills and reads it); cached here so a token costs one word
    * look-up.
    */
-  scores?: Array<Float64Array | undefined>;
+  scores?: Array<Float32Array | undefined>;
 }
 
 /**
@@ -109,11 +110,16 @@ export interface LineAnalysis {
 /** Distinct words cached before the cache is cleared (bounds memory on a long-running service). */
 const WORD_CACHE_SIZE = 20_000;
 
+/** Lengths of number a word's features tell apart: its shape reads 8 digits, its length 10. */
+const NUMBER_LENGTHS = 10;
+
 export class FeatureExtractor {
   private readonly common: ReadonlySet<string>;
   /** Whether the rule labels are features (FeatureConfig.ruleLabels). */
   readonly ruleLabels: boolean;
   private readonly wordCache = new Map<string, WordInfo>();
+  /** Per length (and ZIP or not), the one description of the numbers no feature names (sharedNumberInfo). */
+  private readonly numberShapes: Array<WordInfo | undefined> = [];
   private readonly list = new KeyList();
   private offsets = new Int32Array(65);
   private readonly line: LineAnalysis = {
@@ -125,9 +131,15 @@ export class FeatureExtractor {
     rules: new Int32Array(64),
   };
 
+  /**
+   * `knownWords`, at inference, names the words the model knows by name (its dictionary's):
+   * numbers it does not know share one description per shape (sharedNumberInfo). Training
+   * passes none, so every word keeps its own features.
+   */
   constructor(
     config: FeatureConfig,
     private readonly gazetteer: Gazetteer = usGazetteer(),
+    private readonly knownWords?: KnownWords,
   ) {
     if (!KNOWN_TEMPLATE_VERSIONS.includes(config.templatesVersion)) {
       throw new Error(`feature templates version ${config.templatesVersion} is not supported`);
@@ -188,9 +200,11 @@ export class FeatureExtractor {
     let segments = 0;
     for (let t = 0; t < n; t++) {
       const token = tokens[t] as Token;
-      const info = this.wordInfo(token.text);
+      const shared = this.sharedNumberInfo(token.text);
+      const info = shared ?? this.wordInfo(token.text);
       infos[t] = info;
-      words[t] = info.hash;
+      // Word pairs (bigramKeys) read the token's own hash, whatever description it shares.
+      words[t] = shared === undefined ? info.hash : hashString(token.text);
       signatures[t] = info.bits;
       if (t > 0 && token.boundaryBefore) segments++;
     }
@@ -224,6 +238,23 @@ export class FeatureExtractor {
     const index = (t: number) =>
       t < 0 || t >= n ? LABELS.length : (LABEL_INDEX.get(labels[t] as Label) ?? LABELS.length);
     for (let t = 0; t < n; t++) line.rules[t] = ruleCode(index(t - 1), index(t), index(t + 1));
+  }
+
+  /**
+   * The description a number shares with every number of its length (and, for five digits,
+   * with every known or every unknown ZIP) when no feature of the model names it: house
+   * numbers and ZIPs are nearly all distinct, and their features differ only in those. Each
+   * such description is the first such number's; the word features of its own hash name
+   * nothing, like those of the number it stands for. Undefined for any other word, for the few
+   * numbers that are city words, and when the extractor was given no KnownWords.
+   */
+  private sharedNumberInfo(text: string): WordInfo | undefined {
+    if (this.knownWords === undefined || !isDigits(text) || this.gazetteer.numberCityWords.has(text))
+      return undefined;
+    if (this.knownWords.mayKnow(hashString(text))) return undefined;
+    const zip = text.length === 5 && this.gazetteer.isZip(text);
+    const slot = Math.min(text.length, NUMBER_LENGTHS) * 2 + (zip ? 1 : 0);
+    return (this.numberShapes[slot] ??= this.wordInfo(text));
   }
 
   private wordInfo(text: string): WordInfo {
@@ -299,6 +330,15 @@ export class FeatureExtractor {
       }
     }
   }
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 function lexicalBits(text: string): number {

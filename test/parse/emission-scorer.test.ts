@@ -7,6 +7,8 @@ import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel, type StoredModel } from "../../src/parse/crf/model-file.js";
 import { EmissionScorer } from "../../src/parse/emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "../../src/parse/features.js";
+import { usGazetteer } from "../../src/parse/gazetteer.js";
+import { KnownWords } from "../../src/parse/known-words.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { ViterbiDecoder } from "../../src/parse/crf/viterbi.js";
@@ -34,6 +36,7 @@ const lines = [
   "NEW YORK MILLS NEW YORK NEW YORK 10001",
   "1 FIRST ST, E SAN JOSE",
   "PO BOX 12, SAN JUAN, PR 00901",
+  "115 115 ST 1990 60601 00000 1234567890123",
 ];
 
 const withRuleLabels = trainModel(
@@ -50,8 +53,9 @@ for (const [name, model] of [
   test(`the emission scorer equals the naive sum over listed features, with ${name}`, () => {
     const config = model.header.features as unknown as FeatureConfig;
     const oracle = new FeatureExtractor(config);
+    // As the tagger builds it: numbers the model does not know by name share a description.
     const scorer = new EmissionScorer(
-      new FeatureExtractor(config),
+      new FeatureExtractor(config, usGazetteer(), new KnownWords(model.featureKeys)),
       new FeatureDictionary(model.featureKeys),
       model.weights,
     );
@@ -64,8 +68,9 @@ for (const [name, model] of [
         for (let i = 0; i < expected.length; i++) {
           const want = expected[i] as number;
           assert.ok(Math.abs((scores[i] as number) - want) < 1e-9, `pass ${pass}, ${line}: score ${i}`);
+          // Products of six exponentials kept as 32-bit floats (a relative 6e-8 each).
           const relative = Math.abs((exps[i] as number) / Math.exp(want) - 1);
-          assert.ok(relative < 1e-12, `pass ${pass}, ${line}: exp ${i}`);
+          assert.ok(relative < 1e-6, `pass ${pass}, ${line}: exp ${i}`);
         }
       }
   });

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
-import { featureKey } from "../../src/parse/feature-keys.js";
+import { featureKey, featureValues, hashString, TEMPLATE } from "../../src/parse/feature-keys.js";
 import { FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
+import { usGazetteer } from "../../src/parse/gazetteer.js";
+import { KnownWords } from "../../src/parse/known-words.js";
+import { SeededRandom } from "../../tools/seeded-random.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
 import { generateSynthetic } from "../../tools/synthetic-addresses.js";
@@ -13,6 +16,58 @@ test("the feature dictionary maps every stored key to its id and unknown keys to
   keys.forEach((key, id) => assert.equal(dictionary.get(key), id));
   assert.equal(dictionary.get(featureKey(8, 1)), -1);
   assert.ok(keys.every((key) => key !== 0));
+});
+
+test("a key's values under its template are found again from the key (featureValues)", () => {
+  const random = new SeededRandom(4);
+  const values = [
+    0,
+    1,
+    0xffffffff,
+    hashString("MAIN"),
+    ...Array.from({ length: 500 }, () => random.int(0, 2 ** 32 - 1)),
+  ];
+  for (const template of Object.values(TEMPLATE))
+    for (const value of values) {
+      const key = featureKey(template, value);
+      assert.ok(featureValues(template, key).includes(value >>> 0), `template ${template}, value ${value}`);
+    }
+  // The one mix featureKey maps to 1 instead of 0: key 1 stands for it too.
+  const zeroMix = Math.imul(TEMPLATE.word, 0x9e3779b1) >>> 0;
+  assert.equal(featureKey(TEMPLATE.word, zeroMix), 1);
+  assert.ok(featureValues(TEMPLATE.word, 1).includes(zeroMix));
+});
+
+test("KnownWords may know every word a feature names, and knows few others", () => {
+  const words = ["MAIN", "1", "100", "SPRINGFIELD", "60601"];
+  const named = (template: number, word: string) => featureKey(template, hashString(word));
+  const keys = [
+    named(TEMPLATE.word, "MAIN"),
+    featureKey(TEMPLATE.wordBoundaryAfter, hashString("1") ^ 1),
+    named(TEMPLATE.neighbourWord + 3, "100"),
+    named(TEMPLATE.neighbourWord, "SPRINGFIELD"),
+    named(TEMPLATE.neighbourWord + 1, "60601"),
+    featureKey(TEMPLATE.shape, 12345),
+  ];
+  const known = new KnownWords(keys);
+  for (const word of words) assert.ok(known.mayKnow(hashString(word)), word);
+  const others = Array.from({ length: 2000 }, (_, i) => String(10_000 + i));
+  const alarms = others.filter((word) => known.mayKnow(hashString(word))).length;
+  assert.ok(alarms < 20, `${alarms} of 2,000 unnamed numbers may be known`);
+});
+
+test("the features of a number the model does not know by name are those of any number of its shape", () => {
+  // FeatureExtractor's shared descriptions rest on this: no word class holds a bare number,
+  // only the few city words the gazetteer lists hold one, and ZIPs are told apart.
+  for (let length = 1; length <= 5; length++)
+    for (let value = 0; value < 10 ** length; value++)
+      assert.equal(wordClasses(String(value).padStart(length, "0")), 0);
+  const gazetteer = usGazetteer();
+  assert.ok(gazetteer.numberCityWords.has("115"));
+  assert.ok([...gazetteer.numberCityWords].every((word) => /^[0-9]+$/.test(word)));
+  assert.ok(gazetteer.isZip("60601") && gazetteer.isZip("00501"));
+  assert.ok(!gazetteer.isZip("00000") && !gazetteer.isZip("6060") && !gazetteer.isZip("6060A"));
+  assert.ok(!gazetteer.isZip("606011") && !gazetteer.isZip(""));
 });
 
 test("feature extraction is deterministic and sees a word's neighbours", () => {
