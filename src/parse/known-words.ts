@@ -7,7 +7,7 @@ import { featureValues, TEMPLATE } from "./feature-keys.js";
  * (featureValues), so each key names one candidate hash per template; most candidates are no
  * word at all, which only makes the set larger than it must be. A clear bit is exact: no
  * feature of the model names that word, so the model tells it apart from other words of its
- * shape only by the features of its shape. A set bit may be a false alarm (about 12% of unknown
+ * shape only by the features of its shape. A set bit may be a false alarm (about 9% of unknown
  * hashes with the shipped model).
  *
  * FeatureExtractor reads it to give numbers the model does not know by name one shared
@@ -51,7 +51,7 @@ const IDENTITY_TEMPLATES = [
   TEMPLATE.neighbourWord + 3,
 ];
 
-/** 2^21 bits (256 KB): the ~260,000 candidate hashes of the shipped model set ~12% of them. */
+/** 2^21 bits (256 KB): the shipped model's ~260,000 candidate hashes set about 9% of them. */
 const KNOWN_BITS = 1 << 21;
 
 function bitOf(hash: number): number {
