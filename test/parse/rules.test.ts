@@ -22,6 +22,12 @@ test("the gazetteer finds the longest city ending the words, in the state given"
   assert.equal(gazetteer.cityStart(saint, 0, saint.length, "MO"), 2);
   const north = words("GOLFVIEW RD N PALM BEACH");
   assert.equal(gazetteer.cityStart(north, 0, north.length, "FL"), 2);
+  // The name ends at `to`, whatever follows; with no state, any state's name counts.
+  const middle = words("NORTH LITTLE ROCK AR 72114");
+  assert.equal(gazetteer.cityStart(middle, 0, 3, "AR"), 0);
+  assert.equal(gazetteer.cityStart(middle, 0, 3, undefined), 0);
+  assert.equal(gazetteer.cityStart(middle, 0, 2, "AR"), -1); // NORTH LITTLE names no city there
+  assert.equal(gazetteer.cityStart(words("MAIN ST QQXZY"), 0, 3, undefined), -1);
 });
 
 test("the gazetteer keys every city name of the package as the tokenizer splits it", () => {

@@ -28,10 +28,24 @@ const VARIANTS: ReadonlyArray<readonly [string, string]> = [
   ["WEST", "W"],
 ];
 
+/**
+ * The city names ending in one word, read from that word backwards: a word earlier in the line
+ * leads to the node of the names that end in it and the words after it.
+ */
+interface NameEnding {
+  /** The states of the city named by the words from this node to the last word. */
+  states?: Set<string>;
+  /** Per word before them, the longer names. */
+  before?: Map<string, NameEnding>;
+}
+
+/**
+ * Names are kept as a trie of words from the last (Knuth, TAOCP vol. 3 §6.3), so matching the
+ * words before a state walks back one small map a word instead of joining each longer name
+ * into a string and looking it up among all the names.
+ */
 class ZipCityGazetteer implements CityGazetteer {
-  private readonly states = new Map<string, Set<string>>();
-  /** Per last word, the most words a city name ending in it has (most words end few names). */
-  private readonly lengthByLastWord = new Map<string, number>();
+  private readonly byLastWord = new Map<string, NameEnding>();
 
   constructor(places: Iterable<ZipPlace>) {
     // Many ZIPs share a city: split each distinct name once.
@@ -48,23 +62,24 @@ class ZipCityGazetteer implements CityGazetteer {
   }
 
   private add(words: string[], state: string): void {
-    const name = words.join(" ");
-    let states = this.states.get(name);
-    if (!states) this.states.set(name, (states = new Set()));
-    states.add(state);
-    const last = words[words.length - 1]!;
-    this.lengthByLastWord.set(last, Math.max(this.lengthByLastWord.get(last) ?? 0, words.length));
+    let nodes = this.byLastWord;
+    let node: NameEnding | undefined;
+    for (let k = words.length - 1; k >= 0; k--) {
+      const word = words[k]!;
+      node = nodes.get(word);
+      if (node === undefined) nodes.set(word, (node = {}));
+      if (k > 0) nodes = node.before ??= new Map();
+    }
+    (node!.states ??= new Set()).add(state);
   }
 
   cityStart(words: readonly string[], earliest: number, to: number, state: string | undefined): number {
-    const longest = this.lengthByLastWord.get(words[to - 1] ?? "");
-    if (longest === undefined) return -1;
+    let node = this.byLastWord.get(words[to - 1] ?? "");
     let found = -1;
-    let name = "";
-    for (let from = to - 1; from >= earliest && from >= to - longest; from--) {
-      name = name === "" ? words[from]! : `${words[from]!} ${name}`;
-      const states = this.states.get(name);
+    for (let from = to - 1; node !== undefined && from >= earliest; from--) {
+      const states = node.states;
       if (states !== undefined && (state === undefined || states.has(state))) found = from;
+      node = from > earliest ? node.before?.get(words[from - 1]!) : undefined;
     }
     return found;
   }
