@@ -20,7 +20,7 @@ import {
   signatureKeys,
   TEMPLATE,
 } from "./feature-keys.js";
-import { usGazetteer, type Gazetteer } from "./gazetteer.js";
+import { usGazetteer, type CityNameWords, type Gazetteer } from "./gazetteer.js";
 import type { KnownWords } from "./known-words.js";
 import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
 import { labelAddress } from "./rules/label-address.js";
@@ -71,9 +71,8 @@ export interface WordInfo {
   bits: number;
   /** The keys of the word's own features (identity, shape, length, classes, n-grams). */
   keys: Uint32Array;
-  /** The word is a whole known city name / the first words of a longer one. */
-  cityName: boolean;
-  cityPrefix: boolean;
+  /** The known city names that begin with the word (undefined: none). */
+  cityNames: CityNameWords | undefined;
   /**
    * Emission scores of the word under one model, per city-match bits and comma after
    * (src/parse/emission-scorer.ts fills and reads it); cached here so a token costs one word
@@ -293,8 +292,7 @@ export class FeatureExtractor {
       hash,
       bits,
       keys: Uint32Array.from(keys),
-      cityName: cityWord && this.gazetteer.isCityName(text),
-      cityPrefix: cityWord && this.gazetteer.isCityPrefix(text),
+      cityNames: cityWord ? this.gazetteer.namesStartingWith(text) : undefined,
     };
     if (this.wordCache.size >= WORD_CACHE_SIZE) this.wordCache.clear();
     this.wordCache.set(text, info);
@@ -303,24 +301,20 @@ export class FeatureExtractor {
 
   /**
    * Adds to each signature the longest known city name starting at its token (begin / inside
-   * / end / single). A name grows only while it is the start of a known name.
+   * / end / single). A name grows only while it is the start of a known name: the walk follows
+   * the gazetteer's trie of names word by word from the token's own names.
    */
   private markCities(line: LineAnalysis): void {
     const { length: n, infos, signatures } = line;
     const mark = (t: number, bit: number) => (signatures[t] = (signatures[t] as number) | (bit << 24));
     for (let t = 0; t < n; t++) {
-      const first = infos[t] as WordInfo;
-      if (((first.bits >>> 24) & GAZ.cityWord) === 0) continue;
-      let longest = first.cityName ? 1 : 0;
-      if (first.cityPrefix) {
-        let name = first.text;
-        for (let k = 1; k < this.gazetteer.longestCityWords && t + k < n; k++) {
-          const info = infos[t + k] as WordInfo;
-          if (((info.bits >>> 24) & GAZ.cityWord) === 0) break;
-          name += " " + info.text;
-          if (this.gazetteer.isCityName(name)) longest = k + 1;
-          if (!this.gazetteer.isCityPrefix(name)) break;
-        }
+      let names = (infos[t] as WordInfo).cityNames;
+      if (names === undefined) continue;
+      let longest = names.isName ? 1 : 0;
+      for (let k = 1; t + k < n; k++) {
+        names = names.next?.get((infos[t + k] as WordInfo).text);
+        if (names === undefined) break;
+        if (names.isName) longest = k + 1;
       }
       if (longest === 1) mark(t, GAZ.citySingle);
       if (longest > 1) {

@@ -11,34 +11,44 @@ export interface Place {
   state: string;
 }
 
+/**
+ * The city names that begin with some words (a trie of words, Knuth TAOCP vol. 3 §6.3): whether
+ * those words are a name themselves, and per next word the names that go on with it.
+ */
+export interface CityNameWords {
+  readonly isName: boolean;
+  readonly next?: ReadonlyMap<string, CityNameWords>;
+}
+
+interface CityNameNode {
+  isName: boolean;
+  next?: Map<string, CityNameNode>;
+}
+
 export class Gazetteer {
   readonly places: readonly Place[];
   /** City names as the tokenizer would give them (uppercased, words joined by one space). */
   private readonly cityNames = new Set<string>();
-  /** The first words of the city names of several words (`NEW`, `NEW YORK` of `NEW YORK MILLS`). */
-  private readonly cityPrefixes = new Set<string>();
+  /** Per first word, the names that begin with it (`NEW` → `NEW YORK` → `NEW YORK MILLS`). */
+  private readonly namesByFirstWord = new Map<string, CityNameNode>();
   private readonly cityWords = new Set<string>();
   /** One bit per five-digit number, set for the known ZIPs: 12.5 KB, which stays in cache. */
   private readonly zips = new Int32Array(100_000 / 32 + 1);
-  readonly longestCityWords: number;
   /** City words made of digits only (a few names hold a number: `115` among them). */
   readonly numberCityWords: ReadonlySet<string>;
 
   constructor(places: readonly Place[]) {
     this.places = places;
-    let longest = 1;
     for (const place of places) {
       const value = fiveDigitValue(place.zip);
       if (value >= 0) this.zips[value >>> 5] = (this.zips[value >>> 5] as number) | (1 << (value & 31));
     }
     for (const city of new Set(places.map((place) => place.city))) {
       const words = cityWords(city);
-      longest = Math.max(longest, words.length);
       this.cityNames.add(words.join(" "));
       for (const word of words) this.cityWords.add(word);
-      for (let k = 1; k < words.length; k++) this.cityPrefixes.add(words.slice(0, k).join(" "));
+      this.addName(words);
     }
-    this.longestCityWords = longest;
     this.numberCityWords = new Set([...this.cityWords].filter((word) => /^[0-9]+$/.test(word)));
   }
 
@@ -46,9 +56,20 @@ export class Gazetteer {
     return this.cityNames.has(words);
   }
 
-  /** Whether some longer known city name begins with these words. */
-  isCityPrefix(words: string): boolean {
-    return this.cityPrefixes.has(words);
+  /** The city names that begin with this word; undefined when none does. */
+  namesStartingWith(word: string): CityNameWords | undefined {
+    return this.namesByFirstWord.get(word);
+  }
+
+  private addName(words: readonly string[]): void {
+    let nodes = this.namesByFirstWord;
+    let node: CityNameNode | undefined;
+    for (const word of words) {
+      if (node !== undefined) nodes = node.next ??= new Map();
+      node = nodes.get(word);
+      if (node === undefined) nodes.set(word, (node = { isName: false }));
+    }
+    if (node !== undefined) node.isName = true;
   }
 
   isCityWord(word: string): boolean {

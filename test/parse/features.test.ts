@@ -70,6 +70,16 @@ test("the features of a number the model does not know by name are those of any 
   assert.ok(!gazetteer.isZip("606011") && !gazetteer.isZip(""));
 });
 
+test("the gazetteer's trie of city names walks a name word by word", () => {
+  const gazetteer = usGazetteer();
+  const york = gazetteer.namesStartingWith("NEW")?.next?.get("YORK");
+  assert.equal(gazetteer.namesStartingWith("NEW")?.isName, false);
+  assert.equal(york?.isName, true);
+  assert.equal(york?.next?.get("MILLS")?.isName, true);
+  assert.equal(gazetteer.namesStartingWith("QQXZY"), undefined);
+  assert.ok(gazetteer.isCityName("NEW YORK MILLS") && !gazetteer.isCityName("NEW"));
+});
+
 test("feature extraction is deterministic and sees a word's neighbours", () => {
   const extractor = new FeatureExtractor({ templatesVersion: TEMPLATES_VERSION, commonWords: [] });
   const keysOf = (line: string) => {
