@@ -39,7 +39,10 @@ const CITY_MATCHES = 16;
  *
  * A word's exponentials are kept as 32-bit floats, apart from their logs: a line reads them for
  * every token it holds, and half the bytes keep twice as many words in the processor's cache.
- * Their rounding (a relative 6e-8 a factor) is far below what tells two labellings apart.
+ * Their rounding (a relative 6e-8 a factor) is far below what tells two labellings apart. A
+ * score outside ±F32_EXP_RANGE, whose exponential a 32-bit float holds imprecisely or not at all
+ * (the shipped model's lie between -7 and 9), is kept as NaN: the products of its line turn NaN,
+ * Decoder.decodeExp gives up on them, and the line is decoded from its log-space scores.
  *
  * `logScores` sums the same vectors; both equal `emissions(weights, features)` over
  * FeatureExtractor.extract (and its exponential), up to rounding
@@ -53,8 +56,9 @@ export class EmissionScorer {
   private readonly rules = new Map<number, Float64Array>();
   /** Word vectors by the feature ids they sum (words the model cannot tell apart share one). */
   private readonly shared = new Map<string, Float32Array>();
-  /** Neighbours past either end of the line: per offset the exponentials and the scores they give. */
+  /** Neighbours past either end of the line: per offset the exponentials of what they give. */
   private readonly edges: Float32Array[];
+  /** The same, as log-space scores (logScores). */
   private readonly edgeLogs: Float64Array[];
   /** The log-space scores of each word vector (its exponentials are the key), for logScores. */
   private readonly logsOf = new WeakMap<Float32Array, Float64Array>();
@@ -83,7 +87,7 @@ export class EmissionScorer {
       this.sumRows(this.keptIds(), logs, 0);
       return logs;
     });
-    this.edges = this.edgeLogs.map((logs) => Float32Array.from(logs, (w) => Math.exp(w)));
+    this.edges = this.edgeLogs.map(exponentials);
   }
 
   /**
@@ -247,7 +251,7 @@ export class EmissionScorer {
     if (vectors === undefined) {
       const logs = new Float64Array(groups.length * L);
       groups.forEach((ids, g) => this.sumRows(ids, logs, g * L));
-      vectors = Float32Array.from(logs, (w) => Math.exp(w));
+      vectors = exponentials(logs);
       this.logsOf.set(vectors, logs);
       if (this.shared.size >= SHARED_VECTORS) this.shared.clear();
       this.shared.set(key, vectors);
@@ -308,4 +312,15 @@ export class EmissionScorer {
     this.expRows[id] = row;
     return row;
   }
+}
+
+/**
+ * Scores beyond this give exponentials a 32-bit float holds imprecisely (below e^-87 it loses
+ * digits, below e^-103 it holds 0) or not at all (above e^88).
+ */
+const F32_EXP_RANGE = 80;
+
+/** exp of each score as 32-bit floats, NaN where the score leaves ±F32_EXP_RANGE (see EmissionScorer). */
+export function exponentials(scores: Float64Array): Float32Array {
+  return Float32Array.from(scores, (w) => (Math.abs(w) < F32_EXP_RANGE ? Math.exp(w) : NaN));
 }

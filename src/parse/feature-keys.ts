@@ -69,9 +69,12 @@ export function featureKey(template: number, value: number): number {
 }
 
 /**
- * The values whose key under `template` is `key`: fmix32 is a bijection, undone step by step
- * (the multipliers' inverses mod 2^32). Key 1 also stands for a mix of 0 (featureKey never
- * returns 0), so it has two values.
+ * The values whose key under `template` is `key`. fmix32 (MurmurHash3's finalizer, Appleby) is
+ * a bijection on 32-bit words, undone step by step in reverse order: a shift-xor by 16 is its
+ * own inverse, one by 13 is undone by xoring the shifts by 13 and 26, and each multiplier by its
+ * inverse mod 2^32 (0x85ebca6b · 0xa5cb9243 ≡ 0xc2b2ae35 · 0x7ed1b41d ≡ 1, found by Newton's
+ * iteration x ← x(2 − ax)). Key 1 also stands for a mix of 0 (featureKey never returns 0), so it
+ * has two values.
  */
 export function featureValues(template: number, key: number): number[] {
   let h = key >>> 0;

@@ -63,7 +63,11 @@ export interface ExtractedFeatures {
   offsets: Int32Array;
 }
 
-/** What a word contributes on its own, computed once per distinct word and cached. */
+/**
+ * What a word contributes on its own, computed once per distinct word and cached. A number
+ * that shares its description (FeatureExtractor.sharedNumberInfo) gets the first such number's:
+ * its `text` and `hash` are that number's, not the token's.
+ */
 export interface WordInfo {
   text: string;
   hash: number;
@@ -95,8 +99,9 @@ export interface WordInfo {
  */
 export interface LineAnalysis {
   length: number;
+  /** Each token's description (a shared one for most numbers: WordInfo). */
   infos: WordInfo[];
-  /** Word hashes. */
+  /** Each token's own word hash, shared description or not. */
   words: Int32Array;
   /** Word bits | city-match bits << 24 (GAZ). */
   signatures: Int32Array;
@@ -199,11 +204,14 @@ export class FeatureExtractor {
     let segments = 0;
     for (let t = 0; t < n; t++) {
       const token = tokens[t] as Token;
-      const shared = this.sharedNumberInfo(token.text);
-      const info = shared ?? this.wordInfo(token.text);
+      const text = token.text;
+      const number = this.knownWords !== undefined && isDigits(text);
+      const hash = number ? hashString(text) : 0;
+      const shared = number ? this.sharedNumberInfo(text, hash) : undefined;
+      const info = shared ?? this.wordInfo(text);
       infos[t] = info;
       // Word pairs (bigramKeys) read the token's own hash, whatever description it shares.
-      words[t] = shared === undefined ? info.hash : hashString(token.text);
+      words[t] = shared === undefined ? info.hash : hash;
       signatures[t] = info.bits;
       if (t > 0 && token.boundaryBefore) segments++;
     }
@@ -244,13 +252,12 @@ export class FeatureExtractor {
    * with every known or every unknown ZIP) when no feature of the model names it: house
    * numbers and ZIPs are nearly all distinct, and their features differ only in those. Each
    * such description is the first such number's; the word features of its own hash name
-   * nothing, like those of the number it stands for. Undefined for any other word, for the few
-   * numbers that are city words, and when the extractor was given no KnownWords.
+   * nothing, like those of the number it stands for. Undefined for the numbers the model may
+   * know by name and the few that are city words. `text` is digits only, `hash` its hash.
    */
-  private sharedNumberInfo(text: string): WordInfo | undefined {
-    if (this.knownWords === undefined || !isDigits(text) || this.gazetteer.numberCityWords.has(text))
-      return undefined;
-    if (this.knownWords.mayKnow(hashString(text))) return undefined;
+  private sharedNumberInfo(text: string, hash: number): WordInfo | undefined {
+    if (this.knownWords === undefined || this.knownWords.mayKnow(hash)) return undefined;
+    if (this.gazetteer.numberCityWords.has(text)) return undefined;
     const zip = text.length === 5 && this.gazetteer.isZip(text);
     const slot = Math.min(text.length, NUMBER_LENGTHS) * 2 + (zip ? 1 : 0);
     return (this.numberShapes[slot] ??= this.wordInfo(text));

@@ -3,7 +3,7 @@ import { featureValues, TEMPLATE } from "./feature-keys.js";
 /**
  * Which word hashes a model may know by name: a bit set holding every hash that some feature
  * key of the model's dictionary could spell under a template of the word's identity (the word
- * itself, the word before a comma, the word as each neighbour). Feature keys are invertible
+ * itself, the word with whether a comma follows it, the word as each neighbour). Feature keys are invertible
  * (featureValues), so each key names one candidate hash per template; most candidates are no
  * word at all, which only makes the set larger than it must be. A clear bit is exact: no
  * feature of the model names that word, so the model tells it apart from other words of its

@@ -5,7 +5,7 @@ import { AddressTagger } from "../../src/parse/address-tagger.js";
 import { emissions, featureSequence } from "../../src/parse/crf/crf.js";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel, type StoredModel } from "../../src/parse/crf/model-file.js";
-import { EmissionScorer } from "../../src/parse/emission-scorer.js";
+import { EmissionScorer, exponentials } from "../../src/parse/emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "../../src/parse/features.js";
 import { usGazetteer } from "../../src/parse/gazetteer.js";
 import { KnownWords } from "../../src/parse/known-words.js";
@@ -101,4 +101,51 @@ test("the tagger decodes from log-space scores a line whose exponentials a doubl
     );
     assert.ok(tagged.sequenceProbability >= 0 && tagged.sequenceProbability <= 1, line);
   }
+});
+
+test("a score past ±80 is kept as NaN among a word's 32-bit exponentials", () => {
+  const kept = exponentials(Float64Array.from([0, 2, -79, 79, 81, -81, 100, -200]));
+  assert.equal(kept[0], 1);
+  assert.ok(Math.abs((kept[1] as number) / Math.exp(2) - 1) < 1e-7);
+  assert.ok(Math.abs((kept[2] as number) / Math.exp(-79) - 1) < 1e-6);
+  assert.ok(Math.abs((kept[3] as number) / Math.exp(79) - 1) < 1e-7);
+  assert.ok(Array.from(kept.subarray(4)).every(Number.isNaN));
+});
+
+test("scores whose exponentials a 32-bit float cannot hold, though a double can, decode from log-space scores", () => {
+  // Weights scaled so the largest is 120: word vectors then hold scores past ±80 (kept as NaN
+  // among the 32-bit exponentials), while the emission products would fit a double.
+  const tiny = tinyModel();
+  let largest = 0;
+  for (const w of tiny.weights.state) largest = Math.max(largest, Math.abs(w));
+  const scaled: StoredModel = {
+    ...tiny,
+    weights: { ...tiny.weights, state: Float64Array.from(tiny.weights.state, (w) => (w * 120) / largest) },
+  };
+  const tagger = new AddressTagger(scaled);
+  const oracle = new FeatureExtractor(scaled.header.features as unknown as FeatureConfig);
+  const viterbi = new ViterbiDecoder();
+  const L = scaled.weights.labelCount;
+  let kept = 0;
+  for (const line of lines.slice(0, 60)) {
+    const tokens = tokenize(line);
+    if (tokens.length === 0) continue;
+    const exps = tagger.scorer.score(line, tokens).subarray(0, tokens.length * L);
+    if (exps.some(Number.isNaN)) {
+      kept++;
+      assert.equal(tagger.decoder.decodeExp(exps, tokens.length), undefined, line);
+    }
+    const emit = naiveEmissions(scaled, oracle, line);
+    const expected = viterbi.decode(scaled.weights, emit, tokens.length);
+    const tagged = tagger.tag(line, tokens);
+    assert.deepEqual(
+      tagged.labels,
+      Array.from(expected, (y) => scaled.header.labels[y]),
+      line,
+    );
+    const exact = tagger.decoder.decode(emit, tokens.length);
+    const probability = Math.min(1, Math.exp(exact.score - exact.logZ));
+    assert.ok(Math.abs(tagged.sequenceProbability - probability) < 1e-9, line);
+  }
+  assert.ok(kept > 0, "no line held a score past the 32-bit range");
 });

@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
+import { decodeModel } from "../../src/parse/crf/model-file.js";
 import { featureKey, featureValues, hashString, TEMPLATE } from "../../src/parse/feature-keys.js";
-import { FeatureExtractor, TEMPLATES_VERSION } from "../../src/parse/features.js";
+import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/features.js";
 import { usGazetteer } from "../../src/parse/gazetteer.js";
 import { KnownWords } from "../../src/parse/known-words.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { SeededRandom } from "../../tools/seeded-random.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
@@ -56,7 +59,7 @@ test("KnownWords may know every word a feature names, and knows few others", () 
   assert.ok(alarms < 20, `${alarms} of 2,000 unnamed numbers may be known`);
 });
 
-test("the features of a number the model does not know by name are those of any number of its shape", () => {
+test("no word class holds a bare number, and the gazetteer knows its number city words and ZIPs", () => {
   // FeatureExtractor's shared descriptions rest on this: no word class holds a bare number,
   // only the few city words the gazetteer lists hold one, and ZIPs are told apart.
   for (let length = 1; length <= 5; length++)
@@ -68,6 +71,41 @@ test("the features of a number the model does not know by name are those of any 
   assert.ok(gazetteer.isZip("60601") && gazetteer.isZip("00501"));
   assert.ok(!gazetteer.isZip("00000") && !gazetteer.isZip("6060") && !gazetteer.isZip("6060A"));
   assert.ok(!gazetteer.isZip("606011") && !gazetteer.isZip(""));
+});
+
+test("numbers the model does not know by name share one description and keep their own hash", () => {
+  const model = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
+  const config = model.header.features as unknown as FeatureConfig;
+  const gazetteer = usGazetteer();
+  const known = new KnownWords(model.featureKeys);
+  const unnamed = (from: number, length: number, zip: boolean) => {
+    const found: string[] = [];
+    for (let value = from; found.length < 2; value++) {
+      const text = String(value).padStart(length, "0");
+      if (gazetteer.isZip(text) === zip && !known.mayKnow(hashString(text))) found.push(text);
+    }
+    return found as [string, string];
+  };
+  const [a, b] = unnamed(10_000, 5, false);
+  const [zip] = unnamed(60_601, 5, true);
+  const [c, d] = unnamed(100, 3, false);
+  const line = `${a} ${b} ${zip} ${c} ${d} 1 MAIN ST`;
+  const tokens = tokenize(line);
+  const shared = new FeatureExtractor(config, gazetteer, known).analyze(line, tokens);
+  const infos = shared.infos.slice(0, 6);
+  assert.equal(infos[0], infos[1], `${a} and ${b}`);
+  assert.equal(infos[3], infos[4], `${c} and ${d}`);
+  assert.notEqual(infos[0], infos[2], "a ZIP has a description of its own");
+  assert.notEqual(infos[0], infos[3], "so has each length");
+  assert.ok(known.mayKnow(hashString("1")));
+  assert.equal(infos[5]?.text, "1", "a number the model may know keeps its own");
+  const words = Array.from(shared.words.subarray(0, 6));
+  assert.deepEqual(
+    words,
+    [a, b, zip, c, d, "1"].map((text) => hashString(text) | 0),
+  );
+  const own = new FeatureExtractor(config, gazetteer).analyze(line, tokens);
+  assert.notEqual(own.infos[0], own.infos[1], "without KnownWords every word has its own");
 });
 
 test("the gazetteer's trie of city names walks a name word by word", () => {

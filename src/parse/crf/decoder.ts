@@ -16,8 +16,9 @@ export interface Decoded {
  * of cached exponentials, so a position costs no exponential and the scorer no log-space sum:
  * Viterbi's column δ and the forward pass's α (Rabiner 1989 §V.A) are each divided by a
  * scale wherever they stray far from 1, the logs of the scales summed. Where the numbers leave
- * what a double holds (an emission product of 0 or ∞) it gives up, and `decode` answers from
- * the log-space scores instead: Viterbi on sums, α from exp(emission − column max).
+ * what a double holds (an emission product of 0 or ∞), or an emission is NaN (a score the
+ * scorer's 32-bit exponentials cannot hold), it gives up, and `decode` answers from the
+ * log-space scores instead: Viterbi on sums, α from exp(emission − column max).
  *
  * Viterbi skips previous labels that cannot be the best predecessor of any label: p is
  * dominated by q when best[p] + max_y (trans[p][y] - trans[q][y]) < best[q] (in linear space
