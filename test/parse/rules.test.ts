@@ -2,11 +2,18 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { labelProblem } from "../../src/parse/assemble.js";
 import { matchHighway } from "../../src/parse/highway.js";
+import type { Components } from "../../src/parse/parse-answer.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { cityGazetteer, tokenWords } from "../../src/parse/rules/city-gazetteer.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { usZipPlaces } from "../../src/zip-places.js";
 import { generateLines } from "../../tools/address-lines.js";
+
+/** The named components of the rules' answer to a line (absent ones as undefined). */
+function componentsOf(line: string, names: readonly (keyof Components)[]): Partial<Components> {
+  const components = new RuleParser().parse(line).components;
+  return Object.fromEntries(names.map((name) => [name, components[name]]));
+}
 
 function words(line: string): string[] {
   return tokenize(line).map((token) => token.text);
@@ -185,32 +192,35 @@ test("SO before a street name is the directional SOUTH", () => {
 });
 
 test("a state written before its city, the ZIP after both, is the state", () => {
-  const rules = new RuleParser();
-  const answer = rules.parse("101 E Market St Unit 17771 CA Long Beach 90807-9191");
-  assert.equal(answer.components.state, "CA");
-  assert.equal(answer.components.city, "LONG BEACH");
-  assert.equal(answer.components.zip5, "90807");
-  assert.equal(answer.components.other, undefined);
+  assert.deepEqual(
+    componentsOf("101 E Market St Unit 17771 CA Long Beach 90807-9191", ["state", "city", "zip5", "other"]),
+    { state: "CA", city: "LONG BEACH", zip5: "90807", other: undefined },
+  );
   // A code that may end the street stays the street's: MAIN CT, in New Haven with no state.
-  const court = rules.parse("123 Main Ct New Haven 06511");
-  assert.equal(court.components.streetSuffix, "CT");
-  assert.equal(court.components.state, undefined);
+  assert.deepEqual(componentsOf("123 Main Ct New Haven 06511", ["streetSuffix", "state"]), {
+    streetSuffix: "CT",
+    state: undefined,
+  });
   // A city the gazetteer does not know in that state is not read so.
-  assert.equal(rules.parse("123 Main St CA Springfield 62701").components.state, undefined);
+  assert.deepEqual(componentsOf("123 Main St CA Springfield 62701", ["state"]), { state: undefined });
 });
 
 test("a building named by a street type that names buildings, then a second street: a firm and the street", () => {
-  const rules = new RuleParser();
-  const answer = rules.parse("1 Lincoln Ctr 5400 LBJ Fwy Dallas TX 75240");
-  assert.equal(answer.components.firm, "1 LINCOLN CTR");
-  assert.equal(answer.components.addressNumber, "5400");
-  assert.equal(answer.components.streetName, "LBJ");
-  assert.equal(answer.components.streetSuffix, "FWY");
-  assert.equal(answer.components.city, "DALLAS");
+  assert.deepEqual(
+    componentsOf("1 Lincoln Ctr 5400 LBJ Fwy Dallas TX 75240", [
+      "firm",
+      "addressNumber",
+      "streetName",
+      "streetSuffix",
+      "city",
+    ]),
+    { firm: "1 LINCOLN CTR", addressNumber: "5400", streetName: "LBJ", streetSuffix: "FWY", city: "DALLAS" },
+  );
   // Two streets of other types stay a street and what follows it.
-  const two = rules.parse("123 Main St 456 Elm St Springfield IL");
-  assert.equal(two.components.addressNumber, "123");
-  assert.equal(two.components.firm, undefined);
+  assert.deepEqual(componentsOf("123 Main St 456 Elm St Springfield IL", ["addressNumber", "firm"]), {
+    addressNumber: "123",
+    firm: undefined,
+  });
 });
 
 test("a mail code or mail stop with its number is a unit, kept as typed; MS and MC alone are not", () => {
