@@ -1,21 +1,16 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { encodeUlid, UlidGenerator } from "../src/parcels/binary-ulid.js";
+import { encodeUlid } from "../src/parcels/binary-ulid.js";
 import { LocalBlobStore } from "../src/parcels/blob-store.js";
 import { ByteLru } from "../src/parcels/chunk-cache.js";
 import { CANONICAL_MAPPING } from "../src/parcels/column-mapping.js";
 import { nationalGazetteer } from "../src/parcels/gazetteer.js";
-import { assignIdentities, emptyPreviousState } from "../src/parcels/identity.js";
 import { IndexBuild } from "../src/parcels/index-build.js";
-import { BuildWriter, publishBuild } from "../src/parcels/index-writer.js";
 import { ingest } from "../src/parcels/ingest.js";
-import type { IngestRow } from "../src/parcels/parcel-row.js";
-import { ParcelGroups } from "../src/parcels/parcel-groups.js";
-import { emptyIngestRow } from "../src/parcels/parcel-row.js";
 import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
-import type { SyntheticParcel } from "../src/parcels/synthetic.js";
-import { nationalParcels, nationalPlan, writeNationalCsv } from "../src/parcels/synthetic-national.js";
+import { nationalPlan, writeNationalCsv } from "../src/parcels/synthetic-national.js";
+import { buildSyntheticIndex } from "./synthetic-index.js";
 import { ServerTiming } from "../src/timing.js";
 
 /**
@@ -39,25 +34,6 @@ const dir = values.dir ?? "/tmp/situs-bench";
 rmSync(dir, { recursive: true, force: true });
 const print = (line: string): boolean => process.stdout.write(`${line}\n`);
 const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
-
-/** A generated parcel as an ingest row, field by field (a rest spread per row costs more than the build). */
-function toRow(p: SyntheticParcel): IngestRow {
-  const row = emptyIngestRow("synthetic", 0);
-  row.apn = p.apn;
-  row.fips = p.fips;
-  row.addressNumber = p.addressNumber;
-  row.predirectional = p.predirectional;
-  row.streetName = p.streetName;
-  row.streetSuffix = p.streetSuffix;
-  row.occupancyType = p.occupancyType;
-  row.occupancyId = p.occupancyId;
-  row.city = p.city;
-  row.state = p.state;
-  row.zip5 = p.zip5;
-  row.lat = p.lat;
-  row.lon = p.lon;
-  return row;
-}
 
 /**
  * Seconds the main thread has spent runnable but waiting for a CPU (Linux schedstat, field 2 of
@@ -89,19 +65,15 @@ async function nationalBuild(store: LocalBlobStore): Promise<string[]> {
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const waited = runQueueSeconds();
-  const plan = nationalPlan(nationalGazetteer(), Number(values.parcels), Number(values.zips));
-  const writer = new BuildWriter(store, null);
-  const ids = new UlidGenerator();
   const sample: string[] = [];
-  for (const [place, parcels] of nationalParcels(plan)) {
-    const groups = new ParcelGroups();
-    for (const parcel of parcels) groups.add(toRow(parcel));
-    const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
-    entries.forEach((entry, i) => i % 211 === 0 && sample.push(`adr_${encodeUlid(entry.id)}`));
-    await writer.addChunk(place.zip5, entries);
-  }
-  const manifest = await writer.finish();
-  await publishBuild(store, manifest);
+  const manifest = await buildSyntheticIndex(
+    store,
+    Number(values.parcels),
+    Number(values.zips),
+    (entry, i) => {
+      if (i % 211 === 0) sample.push(`adr_${encodeUlid(entry.id)}`);
+    },
+  );
   const elapsed = seconds(started);
   const bytes =
     manifest.chunks.reduce((s, c) => s + c.bytes, 0) +

@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: the whole service over HTTP, as a user runs it (built, production settings,
- * accounts and billing on), driven by autocannon, side by side with a bare Fastify server in the
- * same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
+ * accounts and billing on) over a synthetic national index (`--parcels` in `--zips` ZIPs, built
+ * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
  * request type, RSS at rest and under load, and writes the figures as JSON to bench/results/.
  *
  * Each server and request type is first driven unmeasured for `--warmup` seconds, so the figures
  * are of a service whose code is compiled and whose caches and database are warm, as in
- * production, not of its first seconds.
+ * production, not of its first seconds: on a slow machine the service's compiler was still busy
+ * after 3 s.
  *
- *   npm run bench -- [--seconds 10] [--warmup 3] [--connections 50] [--only parse,lookup] [--workers 1]
+ *   npm run bench -- [--seconds 10] [--warmup 10] [--connections 50] [--parcels 1000000] [--zips 1000]
+ *                    [--only parse,lookup] [--workers 1]
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +18,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { encodeUlid } from "../../src/parcels/binary-ulid.js";
+import { LocalBlobStore } from "../../src/parcels/blob-store.js";
 import { projectPath } from "../../src/paths.js";
+import { buildSyntheticIndex } from "../synthetic-index.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
 import { inProcessCosts } from "./in-process-cost.js";
@@ -120,33 +125,39 @@ function table(rows: Figures[]): string {
     .join("\n");
 }
 
-/** The parcels of the service's demo index, read with `situs export` (IDs are made at first start). */
-function exportedParcels(index: string): ExportedParcel[] {
-  const csv = execFileSync(process.execPath, [projectPath("bin", "situs"), "export", "--index", index], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
+/**
+ * A synthetic national index of `parcels` parcels in `zips` ZIPs, built into `dir`, and a spread
+ * sample of its parcels (about 2,000) for the lookups to ask for.
+ */
+async function syntheticIndex(dir: string, parcels: number, zips: number): Promise<ExportedParcel[]> {
+  const sample: ExportedParcel[] = [];
+  const every = Math.max(1, Math.floor(parcels / 2000));
+  let seen = 0;
+  const started = Date.now();
+  await buildSyntheticIndex(new LocalBlobStore(dir), parcels, zips, (entry) => {
+    if (seen++ % every !== 0 || entry.alias) return;
+    sample.push({
+      serviceId: `adr_${encodeUlid(entry.id)}`,
+      addressNumber: entry.addressNumber,
+      streetName: entry.streetName,
+      streetSuffix: entry.streetSuffix,
+      zip5: entry.zip5,
+      status: entry.status,
+    });
   });
-  const [header, ...rows] = csv.trim().split("\n");
-  const columns = header!.split(",");
-  const at = (name: string) => columns.indexOf(name);
-  return rows.map((row) => {
-    const cells = row.split(",");
-    return {
-      serviceId: cells[at("service_id")] ?? "",
-      addressNumber: cells[at("addressNumber")] ?? "",
-      streetName: cells[at("streetName")] ?? "",
-      streetSuffix: cells[at("streetSuffix")] ?? "",
-      zip5: cells[at("zip5")] ?? "",
-      status: cells[at("status")] ?? "",
-    };
-  });
+  process.stderr.write(
+    `synthetic index: ${seen} entries in ${zips} ZIPs, built in ${(Date.now() - started) / 1000} s\n`,
+  );
+  return sample;
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       seconds: { type: "string", default: "10" },
-      warmup: { type: "string", default: "3" },
+      warmup: { type: "string", default: "10" },
+      parcels: { type: "string", default: "1000000" },
+      zips: { type: "string", default: "1000" },
       connections: { type: "string", default: "50" },
       only: { type: "string" },
       workers: { type: "string", default: "1" },
@@ -156,11 +167,14 @@ async function main(): Promise<void> {
   const warmup = Number(values.warmup);
   const connections = Number(values.connections);
   const dataDir = mkdtempSync(join(tmpdir(), "situs-bench-"));
+  const indexDir = join(dataDir, "national");
+  const parcels = await syntheticIndex(indexDir, Number(values.parcels), Number(values.zips));
   const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
   const serviceEnv = {
     PORT: "0",
     DATA_DIR: dataDir,
     DEMO_API_KEY: BENCH_KEY,
+    INDEX: indexDir,
     LOG_LEVEL: "info", // startup lines only: per-request logging is off
     NODE_ENV: "production",
     WORKERS: values.workers,
@@ -180,7 +194,7 @@ async function main(): Promise<void> {
   const service = await startServer(projectPath("dist", "src", "main.js"), serviceEnv);
   try {
     const rssAtRest = service.rssBytes();
-    const scenarios = buildScenarios(BENCH_KEY, exportedParcels(join(dataDir, "index"))).filter(
+    const scenarios = buildScenarios(BENCH_KEY, parcels).filter(
       (scenario) => values.only === undefined || values.only.split(",").includes(scenario.name),
     );
     process.stderr.write(

@@ -39,7 +39,7 @@ export function parseLines(count: number): string[] {
   return lines;
 }
 
-/** One parcel of the served index, as `situs export` writes it. */
+/** One parcel of the served index, with the fields the lookups ask for. */
 export interface ExportedParcel {
   serviceId: string;
   addressNumber: string;
