@@ -34,8 +34,13 @@ let lastMonth = { from: 0, to: -1, month: "" };
  * the month changes.
  */
 export function monthOf(at: Date): string {
-  const ms = at.getTime();
+  return monthAt(at.getTime());
+}
+
+/** `monthOf` for a time in milliseconds, without a Date unless the month changed. */
+export function monthAt(ms: number): string {
   if (ms >= lastMonth.from && ms < lastMonth.to) return lastMonth.month;
+  const at = new Date(ms);
   const month = `${at.toISOString().slice(0, 7)}-01`;
   const from = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
   lastMonth = { from, to: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1), month };

@@ -1,6 +1,6 @@
 import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
 import { hashApiKey } from "../api-keys.js";
-import { ACCOUNT_CHANNEL, monthOf, parseChange } from "./account-changes.js";
+import { ACCOUNT_CHANNEL, monthAt, monthOf, parseChange } from "./account-changes.js";
 import type { PendingSpend } from "./pending-spend.js";
 import { readStandings } from "./team-standing.js";
 import type { Database, Subscriber } from "./database.js";
@@ -19,15 +19,20 @@ export interface AccountCacheOptions {
 export const UNNOTIFIED_KEY_TTL_MS = 1000;
 const MAX_CACHED_KEYS = 100_000;
 
-type MonthStanding = TeamStanding & { month: string };
-
-function currentMonth(now: number): string {
-  return monthOf(new Date(now));
-}
-
-function authenticationOf(key: ApiKeyIdentity, standing: MonthStanding): Authentication {
-  const { month: _month, ...team } = standing;
-  return { key, team };
+/**
+ * A team's standing as cached, with the month its spend counts. One class, so every cached
+ * standing has one shape: the check on every request reads it, and `noteSpend` updates it in
+ * place. Authentications hand out this object itself: it is read at once, never kept.
+ */
+class MonthStanding implements TeamStanding {
+  constructor(
+    readonly teamId: string,
+    readonly status: TeamStanding["status"],
+    public creditMicros: number,
+    readonly budgetMicros: number | null,
+    public monthSpendMicros: number,
+    readonly month: string,
+  ) {}
 }
 
 interface Cached<T> {
@@ -44,7 +49,9 @@ interface Cached<T> {
 export class SqlAccountStore implements AccountStore, Subscriber {
   private readonly keys = new Map<string, Cached<ApiKeyIdentity | null>>();
   private readonly teams = new Map<string, Cached<MonthStanding | null>>();
-  private readonly loading = new Map<string, Promise<unknown>>();
+  /** Reads running, by key hash and by team: concurrent callers share one. */
+  private readonly loadingKeys = new Map<string, Promise<ApiKeyIdentity | null>>();
+  private readonly loadingTeams = new Map<string, Promise<MonthStanding | null>>();
   private readonly now: () => number;
   /** Bumped on every eviction, so a read that raced a change is used once but not cached. */
   private generation = 0;
@@ -81,21 +88,23 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   async authenticate(secret: string): Promise<Authentication | null> {
     const hash = hashApiKey(secret);
     // A cached null (an unknown key, a missing team) is a verdict too: only undefined reads.
-    let key = this.freshKey(hash);
+    let key = this.freshKey(hash, this.now());
     if (key === undefined) key = await this.loadKey(hash);
     if (key === null) return null;
-    const month = currentMonth(this.now());
-    let standing = this.freshStanding(key.teamId, month);
+    const now = this.now();
+    const month = monthAt(now);
+    let standing = this.freshStanding(key.teamId, month, now);
     if (standing === undefined) standing = await this.loadStanding(key.teamId, month);
-    return standing === null ? null : authenticationOf(key, standing);
+    return standing === null ? null : { key, team: standing };
   }
 
   peek(secret: string): Authentication | null | undefined {
-    const key = this.freshKey(hashApiKey(secret));
+    const now = this.now();
+    const key = this.freshKey(hashApiKey(secret), now);
     if (key === undefined || key === null) return key;
-    const standing = this.freshStanding(key.teamId, currentMonth(this.now()));
+    const standing = this.freshStanding(key.teamId, monthAt(now), now);
     if (standing === undefined || standing === null) return standing;
-    return authenticationOf(key, standing);
+    return { key, team: standing };
   }
 
   /** Applies this replica's own durable spend at once, so its view of credit never lags it. */
@@ -114,65 +123,52 @@ export class SqlAccountStore implements AccountStore, Subscriber {
       : Math.min(this.options.keyCacheTtlMs, UNNOTIFIED_KEY_TTL_MS);
   }
 
-  private freshKey(hash: string): ApiKeyIdentity | null | undefined {
-    return this.fresh(`key:${hash}`, this.keys, hash, this.keyTtl(), () => this.readKey(hash));
-  }
-
-  private loadKey(hash: string): Promise<ApiKeyIdentity | null> {
-    return this.load(`key:${hash}`, this.keys, hash, () => this.readKey(hash));
-  }
-
-  // A new month starts a new spend count, so a standing of last month is never reused.
-  private freshStanding(teamId: string, month: string): MonthStanding | null | undefined {
-    return this.fresh(
-      `team:${teamId}`,
-      this.teams,
-      teamId,
-      this.options.teamRefreshMs,
-      () => this.readTeam(teamId, month),
-      (standing) => standing?.month === month,
-    );
-  }
-
-  private loadStanding(teamId: string, month: string): Promise<MonthStanding | null> {
-    return this.load(`team:${teamId}`, this.teams, teamId, () => this.readTeam(teamId, month));
-  }
-
   /**
-   * A cached value younger than `ttlMs`, or undefined (the caller reads it afresh). Past half
-   * its life an entry is re-read in the background, so a busy key or team never waits for the
-   * database while the staleness bound (`ttlMs`) still holds.
+   * A cached verdict younger than its time to live, or undefined (the caller reads it afresh).
+   * Past half its life an entry is re-read in the background, so a busy key or team never waits
+   * for the database while the staleness bound still holds.
    */
-  private fresh<T>(
-    flight: string,
-    cache: Map<string, Cached<T>>,
-    id: string,
-    ttlMs: number,
-    read: () => Promise<T>,
-    usable: (value: T) => boolean = () => true,
-  ): T | undefined {
-    const entry = cache.get(id);
-    if (entry === undefined) return undefined;
-    const age = this.now() - entry.at;
-    if (age >= ttlMs || !usable(entry.value)) return undefined;
-    if (age >= ttlMs / 2 && !this.loading.has(flight))
-      void this.load(flight, cache, id, read).catch(() => {});
+  private freshKey(hash: string, now: number): ApiKeyIdentity | null | undefined {
+    const entry = this.keys.get(hash);
+    const ttlMs = this.keyTtl();
+    if (entry === undefined || now - entry.at >= ttlMs) return undefined;
+    if (now - entry.at >= ttlMs / 2 && !this.loadingKeys.has(hash)) void this.loadKey(hash).catch(() => {});
     return entry.value;
   }
 
-  /** One read per key at a time (concurrent callers share it); cached unless a change raced it. */
+  private loadKey(hash: string): Promise<ApiKeyIdentity | null> {
+    return this.load(this.loadingKeys, this.keys, hash, () => this.readKey(hash));
+  }
+
+  // A new month starts a new spend count, so a standing of last month is never reused (nor a
+  // missing team's null: it is read again).
+  private freshStanding(teamId: string, month: string, now: number): MonthStanding | null | undefined {
+    const entry = this.teams.get(teamId);
+    const ttlMs = this.options.teamRefreshMs;
+    if (entry === undefined || now - entry.at >= ttlMs || entry.value?.month !== month) return undefined;
+    if (now - entry.at >= ttlMs / 2 && !this.loadingTeams.has(teamId)) {
+      void this.loadStanding(teamId, month).catch(() => {});
+    }
+    return entry.value;
+  }
+
+  private loadStanding(teamId: string, month: string): Promise<MonthStanding | null> {
+    return this.load(this.loadingTeams, this.teams, teamId, () => this.readTeam(teamId, month));
+  }
+
+  /** One read per key or team at a time; cached unless a change raced it. */
   private async load<T>(
-    flight: string,
+    loading: Map<string, Promise<T>>,
     cache: Map<string, Cached<T>>,
     id: string,
     read: () => Promise<T>,
   ): Promise<T> {
-    const running = this.loading.get(flight) as Promise<T> | undefined;
+    const running = loading.get(id);
     if (running) return running;
     const generation = this.generation;
     const at = this.now();
-    const promise = read().finally(() => this.loading.delete(flight));
-    this.loading.set(flight, promise);
+    const promise = read().finally(() => loading.delete(id));
+    loading.set(id, promise);
     const value = await promise;
     if (generation === this.generation) this.remember(cache, id, value, at);
     return value;
@@ -195,13 +191,15 @@ export class SqlAccountStore implements AccountStore, Subscriber {
   private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
     const [team] = await readStandings(this.db, month, teamId);
     if (!team) return null;
-    const { name: _name, ...standing } = team;
     const pending = this.options.pendingSpend?.of(teamId, month);
-    if (pending) {
-      standing.creditMicros -= pending.total;
-      standing.monthSpendMicros += pending.month;
-    }
-    return { ...standing, month };
+    return new MonthStanding(
+      team.teamId,
+      team.status,
+      team.creditMicros - (pending?.total ?? 0),
+      team.budgetMicros,
+      team.monthSpendMicros + (pending?.month ?? 0),
+      month,
+    );
   }
 
   private evictAll(): void {
