@@ -5,7 +5,6 @@ import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
 import type { Services } from "../services.js";
 import { authenticationHook } from "./authenticate.js";
-import { batchedSend } from "./batched-sends.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
@@ -60,7 +59,12 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   app.decorateRequest("situs", null);
   // Bodies are read raw and decoded by the routes after authentication, whatever the Content-Type.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  // JSON is named as well as the catch-all: a named type is found in the parser's cache, where
+  // the catch-all alone would parse every request's Content-Type header again.
+  const raw = (_request: unknown, body: Buffer, done: (error: null, body: Buffer) => void): void =>
+    done(null, body);
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, raw);
+  app.addContentTypeParser("*", { parseAs: "buffer" }, raw);
   app.setErrorHandler(errorHandler(options.bodyLimit));
   app.setNotFoundHandler(notFoundHandler);
 
@@ -71,7 +75,6 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   void app.register(async (api) => {
     api.addHook("onRequest", authenticationHook(services, { trustRequestIdHeader: options.trustProxy }));
     api.addHook("onSend", meteringHook(services));
-    api.addHook("onSend", batchedSend);
     api.addHook("onResponse", requestLogHook(services));
     registerParseRoutes(api, services);
     registerLookupRoutes(api, services);

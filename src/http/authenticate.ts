@@ -29,46 +29,70 @@ function requestIdOf(request: FastifyRequest, options: AuthenticationOptions): s
   return typeof given === "string" && REQUEST_ID_FORMAT.test(given) ? given : newRequestId();
 }
 
+/**
+ * A callback hook rather than an async one: a key whose verdict is cached (nearly every request)
+ * is checked and passed on synchronously, without a promise and a turn of the microtask queue.
+ */
 export function authenticationHook(services: Services, options: AuthenticationOptions) {
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return function authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
     const timing = new ServerTiming();
     const header = request.headers.authorization;
     const secret = bearerToken(header);
     if (secret === null) {
       // A header with something in it is a presented key, malformed or not: it counts as a guess.
-      if (header !== undefined && header.trim() !== "") await refuseUnrecognized(services, request, header);
-      throw new ApiError("invalid_api_key", "Send the header Authorization: Bearer <API key>.");
+      if (header !== undefined && header.trim() !== "")
+        refuseUnrecognized(services, request, header).catch(done);
+      else done(new ApiError("invalid_api_key", "Send the header Authorization: Bearer <API key>."));
+      return;
     }
-
-    const auth = await checkKey(services, secret);
-    if (auth === null) await refuseUnrecognized(services, request, secret);
-    else {
-      const requestId = requestIdOf(request, options);
-      request.situs = { requestId, key: auth.key, timing, errorCode: null, loggedWithUsage: false };
-      reply.header("x-request-id", requestId);
-      const { team } = auth;
-      if (team.status === "paused") {
-        throw new ApiError("team_paused", "The service has paused this team's API access; contact support.");
-      }
-      if (team.creditMicros <= 0) {
-        throw new ApiError(
-          "insufficient_credit",
-          "The team's credit balance is used up; add credit in the portal.",
-        );
-      }
-      if (team.budgetMicros !== null && team.monthSpendMicros >= team.budgetMicros) {
-        throw new ApiError(
-          "budget_exceeded",
-          "The team has reached its monthly budget; raise it in the portal.",
-        );
-      }
+    const known = services.accounts.peek?.(secret);
+    if (known !== undefined) {
+      admit(services, request, reply, options, timing, secret, known, done);
+      return;
     }
+    checkKey(services, secret).then(
+      (auth) => admit(services, request, reply, options, timing, secret, auth, done),
+      done,
+    );
   };
 }
 
+/** The request's context and the team's standing, in SPEC.md's order (403 before 402). */
+function admit(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: AuthenticationOptions,
+  timing: ServerTiming,
+  secret: string,
+  auth: Authentication | null,
+  done: (error?: Error) => void,
+): void {
+  if (auth === null) {
+    refuseUnrecognized(services, request, secret).catch(done);
+    return;
+  }
+  const requestId = requestIdOf(request, options);
+  request.situs = { requestId, key: auth.key, timing, errorCode: null, loggedWithUsage: false };
+  reply.header("x-request-id", requestId);
+  const { team } = auth;
+  if (team.status === "paused") {
+    done(new ApiError("team_paused", "The service has paused this team's API access; contact support."));
+  } else if (team.creditMicros <= 0) {
+    done(
+      new ApiError("insufficient_credit", "The team's credit balance is used up; add credit in the portal."),
+    );
+  } else if (team.budgetMicros !== null && team.monthSpendMicros >= team.budgetMicros) {
+    done(new ApiError("budget_exceeded", "The team has reached its monthly budget; raise it in the portal."));
+  } else done();
+}
+
+/** The verdict of a key not in the cache, read within KEY_CHECK_TIMEOUT_MS or 503 `unavailable`. */
 async function checkKey(services: Services, secret: string): Promise<Authentication | null> {
-  const known = services.accounts.peek?.(secret);
-  if (known !== undefined) return known;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error("key check timed out")), services.keyCheckTimeoutMs);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import type { Services } from "../services.js";
+import { endOfTurn } from "./batched-sends.js";
 import "./request-context.js";
 
 /**
@@ -9,16 +10,22 @@ import "./request-context.js";
  * instead of an unbilled 200 (DECISIONS.md "Accounts and billing"). Only 200s carry Server-Timing.
  */
 export function meteringHook(services: Services) {
-  return async function meter(
+  return function meter(
     request: FastifyRequest,
     reply: FastifyReply,
     payload: unknown,
-  ): Promise<unknown> {
+    done: (error: Error | null, payload?: unknown) => void,
+  ): void {
     const context = request.situs;
     const operation = request.routeOptions.config.operation;
-    if (context === null || reply.statusCode !== 200 || operation === undefined) return payload;
-    try {
-      await services.usage.record({
+    if (context === null || reply.statusCode !== 200 || operation === undefined) {
+      // Unbilled answers leave with the others of this turn (batched-sends.ts); billed ones leave
+      // with the others made durable by the same write.
+      void endOfTurn().then(() => done(null, payload));
+      return;
+    }
+    services.usage
+      .record({
         requestId: context.requestId,
         teamId: context.key.teamId,
         keyId: context.key.keyId,
@@ -27,20 +34,27 @@ export function meteringHook(services: Services) {
         at: new Date(),
         // The answer is ready: its latency is known, so its log entry rides on the usage row.
         log: { method: request.method, path: pathOf(request.url), latencyMs: context.timing.elapsedMs() },
-      });
-      context.loggedWithUsage = true;
-    } catch (error) {
-      request.log.error(
-        { err: error, requestId: context.requestId },
-        "usage record not durable; answer withheld",
+      })
+      .then(
+        () => {
+          context.loggedWithUsage = true;
+          reply.header("server-timing", context.timing.header());
+          done(null, payload);
+        },
+        (error: unknown) => {
+          request.log.error(
+            { err: error, requestId: context.requestId },
+            "usage record not durable; answer withheld",
+          );
+          const refusal = new ApiError(
+            "unavailable",
+            "The request could not be recorded; retry with backoff.",
+          );
+          context.errorCode = refusal.code;
+          reply.code(refusal.status);
+          done(null, JSON.stringify(refusal.toBody()));
+        },
       );
-      const refusal = new ApiError("unavailable", "The request could not be recorded; retry with backoff.");
-      context.errorCode = refusal.code;
-      reply.code(refusal.status);
-      return JSON.stringify(refusal.toBody());
-    }
-    reply.header("server-timing", context.timing.header());
-    return payload;
   };
 }
 
@@ -49,21 +63,23 @@ export function meteringHook(services: Services) {
  * answer's entry is in its usage row already (`inUsageRecord`): the database log keeps it once.
  */
 export function requestLogHook(services: Services) {
-  return async function logRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
     const context = request.situs;
-    if (context === null) return;
-    services.requestLog.append({
-      requestId: context.requestId,
-      teamId: context.key.teamId,
-      keyId: context.key.keyId,
-      method: request.method,
-      path: pathOf(request.url),
-      status: reply.statusCode,
-      errorCode: context.errorCode,
-      latencyMs: context.timing.elapsedMs(),
-      at: new Date(),
-      ...(context.loggedWithUsage ? { inUsageRecord: true } : {}),
-    });
+    if (context !== null) {
+      services.requestLog.append({
+        requestId: context.requestId,
+        teamId: context.key.teamId,
+        keyId: context.key.keyId,
+        method: request.method,
+        path: pathOf(request.url),
+        status: reply.statusCode,
+        errorCode: context.errorCode,
+        latencyMs: context.timing.elapsedMs(),
+        at: new Date(),
+        ...(context.loggedWithUsage ? { inUsageRecord: true } : {}),
+      });
+    }
+    done();
   };
 }
 
