@@ -60,7 +60,11 @@ export interface UsageRecord {
 }
 
 export interface UsageLedger {
-  /** Resolves once the record is durable; rejects when it cannot be made durable. Idempotent per requestId. */
+  /**
+   * Resolves once the record is durable; rejects when it cannot be made durable. Idempotent per
+   * requestId. Records made durable by one write resolve together, so their answers leave
+   * together (the edge does not hold billed answers to the end of the turn; batched-sends.ts).
+   */
   record(usage: UsageRecord): Promise<void>;
   close(): Promise<void>;
 }

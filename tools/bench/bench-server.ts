@@ -5,6 +5,7 @@ import { MemoryAccountStore, MemoryKeyGuessLimiter } from "../../src/accounts/me
 import { ensureDemoTeam } from "../../src/accounts/sql/demo-team.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
+import { endOfTurn } from "../../src/http/batched-sends.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import type { Services } from "../../src/services.js";
@@ -32,10 +33,11 @@ async function accountServices(): Promise<
     accounts.addTeam({ teamId: "team_bench", creditMicros: 1e15 });
     accounts.addKey("team_bench", key);
     // Nothing is written or kept: a ledger that kept every record would slow "off" by its
-    // garbage collection and flatter the ratio.
+    // garbage collection and flatter the ratio. Its records resolve together at the end of the
+    // turn, as a real ledger's resolve together per write, so "off" answers leave in bursts too.
     return {
       accounts,
-      usage: { record: async () => {}, close: async () => {} },
+      usage: { record: () => endOfTurn(), close: async () => {} },
       requestLog: { append: () => {}, close: async () => {} },
       keyGuesses: new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT),
       close: async () => {},
