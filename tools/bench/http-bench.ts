@@ -25,7 +25,7 @@ import { buildSyntheticIndex } from "../synthetic-index.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
 import { inProcessCosts } from "./in-process-cost.js";
-import { buildScenarios } from "./scenarios.js";
+import { buildScenarios, requestsOf } from "./scenarios.js";
 import type { ExportedParcel, Scenario } from "./scenarios.js";
 
 const BENCH_KEY = "sk_bench_0123456789abcdefghijklmnopqrstu";
@@ -52,28 +52,13 @@ async function drive(
   seconds: number,
   connections: number,
 ): Promise<Figures> {
-  let next = 0;
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
   const result = await autocannon({
     url: server.url,
     connections,
     duration: seconds,
-    requests: [
-      {
-        method: scenario.method,
-        setupRequest: (request) => {
-          const body = scenario.bodies[next++ % scenario.bodies.length];
-          const path = scenario.paths[next % scenario.paths.length]!;
-          return {
-            ...request,
-            path,
-            headers: { ...request.headers, ...scenario.headers },
-            ...(body === undefined ? {} : { body }),
-          };
-        },
-      },
-    ],
+    requests: requestsOf(scenario),
   });
   clearInterval(sampler);
   return {
@@ -235,6 +220,13 @@ async function main(): Promise<void> {
       `${JSON.stringify({ at: new Date().toISOString(), seconds, connections, rssAtRestBytes: rssAtRest, rows }, null, 2)}\n`,
     );
     process.stdout.write(`figures written to ${file}\n`);
+    const failed = rows.filter((row) => row.errors > 0);
+    if (failed.length > 0) {
+      process.stderr.write(
+        `requests failed: ${failed.map((row) => `${row.name} ${row.errors}`).join(", ")}\n`,
+      );
+      process.exitCode = 1;
+    }
   } finally {
     await Promise.all([bare.stop(), service.stop()]);
     rmSync(dataDir, { recursive: true, force: true });

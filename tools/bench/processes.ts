@@ -20,29 +20,41 @@ export function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let stopping = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${script} did not start: ${output.slice(-500)}`)),
       timeoutMs,
     );
+    let ready = false;
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+      output = (output + chunk.toString()).slice(-20_000);
+      if (ready) return;
       const match = /listening at (https?:\/\/[\d.]+:\d+)/.exec(output);
       if (!match) return;
+      ready = true;
       clearTimeout(timer);
+      // A server that dies under load would otherwise show only as failed requests.
+      child.once("exit", (code, signal) => {
+        if (!stopping)
+          process.stderr.write(
+            `${script} exited (${code ?? signal}) while serving:\n${output.slice(-4000)}\n`,
+          );
+      });
       resolve({
         child,
         url: match[1]!,
         rssBytes: () => processRss(child.pid ?? 0),
         stop: () =>
           new Promise((done) => {
+            stopping = true;
             child.once("exit", () => done());
             child.kill("SIGTERM");
           }),
       });
     };
     child.stdout!.on("data", onData);
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${script} exited ${code}: ${output.slice(-500)}`)));
   });
 }
