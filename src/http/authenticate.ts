@@ -5,6 +5,7 @@ import { ApiError } from "../errors.js";
 import { newRequestId } from "../ids.js";
 import type { Services } from "../services.js";
 import { ServerTiming } from "../timing.js";
+import { continueSafely } from "./continue-safely.js";
 import "./request-context.js";
 
 /**
@@ -55,8 +56,9 @@ export function authenticationHook(services: Services, options: AuthenticationOp
       return;
     }
     checkKey(services, secret).then(
-      (auth) => admit(services, request, reply, options, timing, secret, auth, done),
-      done,
+      (auth) =>
+        continueSafely(request, () => admit(services, request, reply, options, timing, secret, auth, done)),
+      (error: Error) => continueSafely(request, () => done(error)),
     );
   };
 }
@@ -73,7 +75,7 @@ function admit(
   done: (error?: Error) => void,
 ): void {
   if (auth === null) {
-    refuseUnrecognized(services, request, secret).catch(done);
+    refuse(services, request, secret, done);
     return;
   }
   const requestId = requestIdOf(request, options);
@@ -104,6 +106,18 @@ async function checkKey(services: Services, secret: string): Promise<Authenticat
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** 401 or 429 for a key not recognized, once the limiter has counted it. */
+function refuse(
+  services: Services,
+  request: FastifyRequest,
+  presented: string,
+  done: (error: Error) => void,
+): void {
+  refuseUnrecognized(services, request, presented).catch((error: Error) =>
+    continueSafely(request, () => done(error)),
+  );
 }
 
 async function refuseUnrecognized(

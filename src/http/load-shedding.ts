@@ -21,13 +21,21 @@ export function registerLoadShedding(app: FastifyInstance, options: SheddingOpti
     maxEventLoopDelay: options.maxEventLoopDelayMs,
     sampleInterval: options.sampleIntervalMs ?? 100,
     retryAfter: RETRY_AFTER_SECONDS,
+    // Written straight to the socket and the reply hijacked: under-pressure carries on with the
+    // request after its handler, and a reply sent through Fastify leaves only at the end of the
+    // turn (batched-sends.ts), so the request would be authenticated, parsed and answered again.
+    // A hijacked reply stops it here, and a shed request costs no hook, parse or bill.
     pressureHandler: (_request, reply: FastifyReply) => {
-      const error = new ApiError("overloaded", "The service is overloaded; retry shortly with backoff.");
-      void reply
-        .code(error.status)
-        .header("retry-after", String(RETRY_AFTER_SECONDS))
-        .type("application/json; charset=utf-8")
-        .send(error.toBody());
+      const body = JSON.stringify(
+        new ApiError("overloaded", "The service is overloaded; retry shortly with backoff.").toBody(),
+      );
+      reply.hijack();
+      reply.raw.writeHead(503, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(body),
+        "retry-after": String(RETRY_AFTER_SECONDS),
+      });
+      reply.raw.end(body);
     },
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import type { Services } from "../services.js";
 import { endOfTurn } from "./batched-sends.js";
+import { continueSafely } from "./continue-safely.js";
 import "./request-context.js";
 
 /**
@@ -21,7 +22,7 @@ export function meteringHook(services: Services) {
     if (context === null || reply.statusCode !== 200 || operation === undefined) {
       // Unbilled answers leave with the others of this turn (batched-sends.ts); billed ones leave
       // with the others made durable by the same write.
-      void endOfTurn().then(() => done(null, payload));
+      void endOfTurn().then(() => continueSafely(request, () => done(null, payload)));
       return;
     }
     services.usage
@@ -39,7 +40,7 @@ export function meteringHook(services: Services) {
         () => {
           context.loggedWithUsage = true;
           reply.header("server-timing", context.timing.header());
-          done(null, payload);
+          continueSafely(request, () => done(null, payload));
         },
         (error: unknown) => {
           request.log.error(
@@ -52,7 +53,7 @@ export function meteringHook(services: Services) {
           );
           context.errorCode = refusal.code;
           reply.code(refusal.status);
-          done(null, JSON.stringify(refusal.toBody()));
+          continueSafely(request, () => done(null, JSON.stringify(refusal.toBody())));
         },
       );
   };
