@@ -4,7 +4,8 @@
  * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
  * request type, RSS at rest and under load, and writes the figures as JSON to bench/results/.
  *
- * Each server and request type is first driven unmeasured for `--warmup` seconds, so the figures
+ * Each server and request type is first driven unmeasured for `--warmup` seconds, right before
+ * it is measured, so the figures
  * are of a service whose code is compiled and whose caches and database are warm, as in
  * production, not of its first seconds: on a slow machine the service's compiler was still busy
  * after 3 s.
@@ -192,13 +193,13 @@ async function main(): Promise<void> {
       headers: { "content-type": "application/json" },
       bodies: ['{"line":"1 MAIN ST"}'],
     };
-    if (warmup > 0) {
-      await drive(bare, bareScenario, warmup, connections);
-      for (const scenario of scenarios) await drive(service, scenario, warmup, connections);
-    }
+    // Each request type is measured right after its own warm-up: warmed all first, the first
+    // measured ran beside the collection of what the others' warm-ups left in the heap.
+    if (warmup > 0) await drive(bare, bareScenario, warmup, connections);
     const baseline = await drive(bare, bareScenario, seconds, connections);
     const rows: Figures[] = [baseline];
     for (const scenario of scenarios) {
+      if (warmup > 0) await drive(service, scenario, warmup, connections);
       const figures = await drive(service, scenario, seconds, connections);
       figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
       rows.push(figures);
