@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
-import { flag, scratchDatabase } from "./bench-support.js";
+import { cpuTimes, flag, scratchDatabase, stolenShare } from "./bench-support.js";
 
 /**
  * Parse over HTTP with accounts and billing on (PostgreSQL at --url, group commit, request log)
@@ -57,10 +57,13 @@ interface Round {
   non2xx: number;
   /** CPU µs per request of the server process and of its main thread; undefined without /proc. */
   cpu?: { all: number; main: number };
+  /** Share of the machine's CPU time its host took for other guests meanwhile. */
+  stolen?: number;
 }
 
 async function load(server: ChildProcess, port: number, duration = seconds): Promise<Round> {
   const before = cpuMicros(server.pid!);
+  const machineBefore = cpuTimes();
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/v1/verify/parse`,
     method: "POST",
@@ -75,6 +78,7 @@ async function load(server: ChildProcess, port: number, duration = seconds): Pro
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    stolen: stolenShare(machineBefore),
     ...(before && after
       ? { cpu: { all: (after.all - before.all) / requests, main: (after.main - before.main) / requests } }
       : {}),
@@ -99,7 +103,9 @@ function describe(round: Round): string {
   const cpu = round.cpu
     ? `, CPU ${round.cpu.all.toFixed(0)} µs/request (${round.cpu.main.toFixed(0)} on its main thread)`
     : "";
-  return `${round.rps.toFixed(0)} req/s (p99 ${round.p99} ms, non-2xx ${round.non2xx}${cpu})`;
+  const stolen =
+    round.stolen === undefined ? "" : `, ${(round.stolen * 100).toFixed(1)}% of the machine's CPU stolen`;
+  return `${round.rps.toFixed(0)} req/s (p99 ${round.p99} ms, non-2xx ${round.non2xx}${cpu}${stolen})`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

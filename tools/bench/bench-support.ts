@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
@@ -22,4 +23,34 @@ export async function scratchDatabase(baseUrl: string): Promise<{ url: string; d
 export function flag(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
+}
+
+/**
+ * The machine's CPU time taken by its hypervisor for other guests (Linux /proc/stat "steal"),
+ * as a share of all CPU time since `since` (a previous reading): on a shared virtual machine,
+ * runs taken while the host was busy are slower for reasons outside the service.
+ */
+export interface CpuTimes {
+  steal: number;
+  total: number;
+}
+
+export function cpuTimes(): CpuTimes | undefined {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { steal: fields[7] ?? 0, total: fields.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function stolenShare(since: CpuTimes | undefined): number | undefined {
+  const now = cpuTimes();
+  if (since === undefined || now === undefined || now.total === since.total) return undefined;
+  return (now.steal - since.steal) / (now.total - since.total);
 }

@@ -25,6 +25,7 @@ import { projectPath } from "../../src/paths.js";
 import { buildSyntheticIndex } from "../synthetic-index.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
+import { cpuTimes, stolenShare } from "./bench-support.js";
 import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios, requestsOf } from "./scenarios.js";
 import type { ExportedParcel, Scenario } from "./scenarios.js";
@@ -45,6 +46,8 @@ interface Figures {
   inProcessMicros?: number;
   /** The target: 2 × (in-process cost + the bare server's cost per request), in µs. */
   boundMicros?: number;
+  /** Share of the machine's CPU time its host took for other guests during the run (/proc/stat). */
+  stolen?: number;
 }
 
 async function drive(
@@ -54,6 +57,7 @@ async function drive(
   connections: number,
 ): Promise<Figures> {
   let peakRss = 0;
+  const before = cpuTimes();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
   const result = await autocannon({
     url: server.url,
@@ -71,6 +75,7 @@ async function drive(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     rssUnderLoadBytes: peakRss,
+    stolen: stolenShare(before),
   };
 }
 
@@ -87,6 +92,7 @@ function table(rows: Figures[]): string {
     "µs/req",
     "in-process µs",
     "2×(in-process+bare) µs",
+    "stolen",
   ];
   const lines = rows.map((row) => [
     row.name,
@@ -102,6 +108,7 @@ function table(rows: Figures[]): string {
     row.boundMicros === undefined
       ? ""
       : `${row.boundMicros.toFixed(1)} ${1e6 / row.requestsPerSecond <= row.boundMicros ? "met" : "NOT met"}`,
+    row.stolen === undefined ? "" : `${(row.stolen * 100).toFixed(1)}%`,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => line[column]!.length)),
