@@ -45,8 +45,7 @@ export function authenticationHook(services: Services, options: AuthenticationOp
     const secret = bearerToken(header);
     if (secret === null) {
       // A header with something in it is a presented key, malformed or not: it counts as a guess.
-      if (header !== undefined && header.trim() !== "")
-        refuseUnrecognized(services, request, header).catch(done);
+      if (header !== undefined && header.trim() !== "") refuse(services, request, header, done);
       else done(new ApiError("invalid_api_key", "Send the header Authorization: Bearer <API key>."));
       return;
     }

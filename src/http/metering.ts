@@ -25,8 +25,9 @@ export function meteringHook(services: Services) {
       void endOfTurn().then(() => continueSafely(request, () => done(null, payload)));
       return;
     }
-    services.usage
-      .record({
+    let recorded: Promise<void>;
+    try {
+      recorded = services.usage.record({
         requestId: context.requestId,
         teamId: context.key.teamId,
         keyId: context.key.keyId,
@@ -35,27 +36,27 @@ export function meteringHook(services: Services) {
         at: new Date(),
         // The answer is ready: its latency is known, so its log entry rides on the usage row.
         log: { method: request.method, path: pathOf(request.url), latencyMs: context.timing.elapsedMs() },
-      })
-      .then(
-        () => {
-          context.loggedWithUsage = true;
-          reply.header("server-timing", context.timing.header());
-          continueSafely(request, () => done(null, payload));
-        },
-        (error: unknown) => {
-          request.log.error(
-            { err: error, requestId: context.requestId },
-            "usage record not durable; answer withheld",
-          );
-          const refusal = new ApiError(
-            "unavailable",
-            "The request could not be recorded; retry with backoff.",
-          );
-          context.errorCode = refusal.code;
-          reply.code(refusal.status);
-          continueSafely(request, () => done(null, JSON.stringify(refusal.toBody())));
-        },
-      );
+      });
+    } catch (error) {
+      recorded = Promise.reject(error as Error);
+    }
+    recorded.then(
+      () => {
+        context.loggedWithUsage = true;
+        reply.header("server-timing", context.timing.header());
+        continueSafely(request, () => done(null, payload));
+      },
+      (error: unknown) => {
+        request.log.error(
+          { err: error, requestId: context.requestId },
+          "usage record not durable; answer withheld",
+        );
+        const refusal = new ApiError("unavailable", "The request could not be recorded; retry with backoff.");
+        context.errorCode = refusal.code;
+        reply.code(refusal.status);
+        continueSafely(request, () => done(null, JSON.stringify(refusal.toBody())));
+      },
+    );
   };
 }
 

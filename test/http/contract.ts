@@ -443,6 +443,17 @@ export function contractSuite(kind: string, makeTransport: MakeTransport): void 
         });
       });
 
+      test("a malformed Authorization header is a presented key: it counts toward the limit too", async () => {
+        const services = testServices(); // allows 5 different unknown keys a minute
+        await withService(services, async (send) => {
+          for (let i = 0; i < 5; i++) {
+            const refused = await send(parse("{}", { authorization: `Basic guess${i}` }));
+            assertError(refused, 401, "invalid_api_key");
+          }
+          assertError(await send(parse("{}", { authorization: "Basic guess6" })), 429, "rate_limited");
+        });
+      });
+
       test("503 unavailable when keys cannot be checked: the store fails or hangs (no hang)", async () => {
         const failing = {
           async authenticate(): Promise<never> {
