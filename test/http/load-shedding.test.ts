@@ -7,34 +7,29 @@ import { pino } from "pino";
 import { buildApp } from "../../src/http/app.js";
 import { auth, testServices } from "../support/test-app.js";
 
-/**
- * A parse request written whole to a new connection before this returns (once connected); the
- * promise it resolves to is the answer, read when the server closes the connection.
- */
+/** A parse request on a connection of its own, and its answer, read when the server closes it. */
 async function sendRaw(
   port: number,
   body: string,
-): Promise<Promise<{ statusCode: number; headers: Record<string, string>; body: string }>> {
+): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
   const socket = connect(port, "127.0.0.1");
-  await once(socket, "connect");
   const chunks: Buffer[] = [];
   socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const answer = once(socket, "end").then(() => {
-    const [head = "", ...rest] = Buffer.concat(chunks).toString().split("\r\n\r\n");
-    const [statusLine = "", ...headerLines] = head.split("\r\n");
-    const headers = Object.fromEntries(
-      headerLines.map((line) => [
-        line.slice(0, line.indexOf(":")).toLowerCase(),
-        line.slice(line.indexOf(":") + 1).trim(),
-      ]),
-    );
-    return { statusCode: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") };
-  });
+  const ended = once(socket, "end");
   socket.write(
     `POST /v1/verify/parse HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth.authorization}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
-  return answer;
+  await ended;
+  const [head = "", ...rest] = Buffer.concat(chunks).toString().split("\r\n\r\n");
+  const [statusLine = "", ...headerLines] = head.split("\r\n");
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
+  );
+  return { statusCode: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") };
 }
 
 function busyWait(milliseconds: number): void {
@@ -88,8 +83,7 @@ test("a lagging event loop gets 503 overloaded at once, with Retry-After, and th
     const lag = setInterval(() => busyWait(80), 1);
     const answers = [];
     try {
-      for (let i = 0; i < 10; i++)
-        answers.push(await await sendRaw(port, JSON.stringify({ line: "1 MAIN ST" })));
+      for (let i = 0; i < 10; i++) answers.push(await sendRaw(port, JSON.stringify({ line: "1 MAIN ST" })));
     } finally {
       clearInterval(lag);
     }

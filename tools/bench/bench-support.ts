@@ -25,11 +25,7 @@ export function flag(name: string, fallback: string): string {
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
 }
 
-/**
- * The machine's CPU time taken by its hypervisor for other guests (Linux /proc/stat "steal"),
- * as a share of all CPU time since `since` (a previous reading): on a shared virtual machine,
- * runs taken while the host was busy are slower for reasons outside the service.
- */
+/** The machine's CPU time so far (Linux /proc/stat, in clock ticks): all of it, and the stolen. */
 export interface CpuTimes {
   steal: number;
   total: number;
@@ -49,6 +45,11 @@ export function cpuTimes(): CpuTimes | undefined {
   }
 }
 
+/**
+ * The share of the machine's CPU time since `since` that its hypervisor took for other guests
+ * ("steal"): on a shared virtual machine, runs taken while the host was busy are slower for
+ * reasons outside the service. Undefined without /proc.
+ */
 export function stolenShare(since: CpuTimes | undefined): number | undefined {
   const now = cpuTimes();
   if (since === undefined || now === undefined || now.total === since.total) return undefined;

@@ -1,14 +1,15 @@
 /**
  * `npm run bench`: the whole service over HTTP, as a user runs it (built, production settings,
  * accounts and billing on) over a synthetic national index (`--parcels` in `--zips` ZIPs, built
- * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each
- * request type, RSS at rest and under load, and writes the figures as JSON to bench/results/.
+ * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints
+ * requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each request type, RSS
+ * at rest and under load, and the share of the machine's CPU its host took meanwhile, and writes
+ * the figures as JSON to bench/results/.
  *
  * Each server and request type is first driven unmeasured for `--warmup` seconds, right before
- * it is measured, so the figures
- * are of a service whose code is compiled and whose caches and database are warm, as in
- * production, not of its first seconds: on a slow machine the service's compiler was still busy
- * after 3 s.
+ * it is measured, so the figures are of a service whose code is compiled and whose caches and
+ * database are warm, as in production, not of its first seconds: on a slow machine the
+ * service's compiler was still busy after 3 s.
  *
  *   npm run bench -- [--seconds 10] [--warmup 10] [--connections 50] [--parcels 1000000] [--zips 1000]
  *                    [--only parse,lookup] [--workers 1]
@@ -28,7 +29,7 @@ import type { ServerProcess } from "./processes.js";
 import { cpuTimes, stolenShare } from "./bench-support.js";
 import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios, requestsOf } from "./scenarios.js";
-import type { ExportedParcel, Scenario } from "./scenarios.js";
+import type { SampledParcel, Scenario } from "./scenarios.js";
 
 const BENCH_KEY = "sk_bench_0123456789abcdefghijklmnopqrstu";
 
@@ -122,8 +123,8 @@ function table(rows: Figures[]): string {
  * A synthetic national index of `parcels` parcels in `zips` ZIPs, built into `dir`, and a spread
  * sample of its parcels (about 2,000) for the lookups to ask for.
  */
-async function syntheticIndex(dir: string, parcels: number, zips: number): Promise<ExportedParcel[]> {
-  const sample: ExportedParcel[] = [];
+async function syntheticIndex(dir: string, parcels: number, zips: number): Promise<SampledParcel[]> {
+  const sample: SampledParcel[] = [];
   const every = Math.max(1, Math.floor(parcels / 2000));
   let seen = 0;
   const started = Date.now();

@@ -64,7 +64,7 @@ export function parseLines(count: number): string[] {
 }
 
 /** One parcel of the served index, with the fields the lookups ask for. */
-export interface ExportedParcel {
+export interface SampledParcel {
   serviceId: string;
   addressNumber: string;
   streetName: string;
@@ -79,7 +79,7 @@ function nearMiss(name: string): string {
   return name.slice(0, at) + name.slice(at + 1);
 }
 
-export function buildScenarios(key: string, parcels: ExportedParcel[]): Scenario[] {
+export function buildScenarios(key: string, parcels: SampledParcel[]): Scenario[] {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const addressed = parcels.filter(
     (p) => p.status === "active" && p.addressNumber !== "" && /^[A-Z]{5,}$/.test(p.streetName),
@@ -87,7 +87,7 @@ export function buildScenarios(key: string, parcels: ExportedParcel[]): Scenario
   const sample = addressed.filter(
     (_, index) => index % Math.max(1, Math.floor(addressed.length / 500)) === 0,
   );
-  const lookup = (p: ExportedParcel, streetName: string) =>
+  const lookup = (p: SampledParcel, streetName: string) =>
     JSON.stringify({
       addressNumber: p.addressNumber,
       streetName,
