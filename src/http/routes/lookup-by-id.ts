@@ -4,9 +4,11 @@ import { classifyParcelId } from "../../ids.js";
 import type { ParcelRecord } from "../../parcels/lookup-types.js";
 import type { Services } from "../../services.js";
 import "../request-context.js";
+import { TurnBatch } from "../turn-batch.js";
 
 /** GET /v1/verify/lookup/{service_id} and its older alias GET /v1/property/lookup/{service_id}. */
 export function registerLookupByIdRoutes(app: FastifyInstance, services: Services): void {
+  const fetches = new TurnBatch();
   for (const url of ["/v1/verify/lookup/:service_id", "/v1/property/lookup/:service_id"]) {
     app.get<{ Params: { service_id: string } }>(
       url,
@@ -23,7 +25,9 @@ export function registerLookupByIdRoutes(app: FastifyInstance, services: Service
             "Building IDs cannot be fetched; fetch one of its parcels.",
           );
         }
-        const record = await services.parcels.findById(id.serviceId, request.situs!.timing);
+        const record = await fetches.run(() =>
+          services.parcels.findById(id.serviceId, request.situs!.timing),
+        );
         if (record === undefined) {
           throw new ApiError("not_found", "No parcel has this ID.", { service_id: requested });
         }

@@ -6,13 +6,15 @@ import { STRING_COMPONENTS } from "../../parse/parse-answer.js";
 import type { Services } from "../../services.js";
 import { isPlainObject, readJsonBody } from "../json-body.js";
 import "../request-context.js";
+import { TurnBatch } from "../turn-batch.js";
 
 /** POST /v1/verify/lookup and its older alias POST /v1/property/lookup. */
 export function registerLookupRoutes(app: FastifyInstance, services: Services): void {
+  const lookups = new TurnBatch();
   for (const url of ["/v1/verify/lookup", "/v1/property/lookup"]) {
     app.post(url, { config: { operation: "lookup" } }, async (request): Promise<LookupAnswer> => {
       const lookup = readLookupRequest(request.body);
-      const result = await services.parcels.lookup(lookup, request.situs!.timing);
+      const result = await lookups.run(() => services.parcels.lookup(lookup, request.situs!.timing));
       if ("error" in result) {
         throw new ApiError(
           "location_required",

@@ -5,14 +5,16 @@ import type { ParseAnswer } from "../../parse/parse-answer.js";
 import type { Services } from "../../services.js";
 import { isPlainObject, readJsonBody } from "../json-body.js";
 import "../request-context.js";
+import { TurnBatch } from "../turn-batch.js";
 
 /** POST /v1/verify/parse and its older alias POST /v1/address/parse. */
 export function registerParseRoutes(app: FastifyInstance, services: Services): void {
+  const parses = new TurnBatch();
   for (const url of ["/v1/verify/parse", "/v1/address/parse"]) {
     app.post(url, { config: { operation: "parse" } }, async (request): Promise<ParseAnswer> => {
       const line = readLine(request.body);
       const timing = request.situs!.timing;
-      return timing.measure("inference", () => services.parser.parse(line));
+      return parses.run(() => timing.measure("inference", () => services.parser.parse(line)));
     });
   }
 }
