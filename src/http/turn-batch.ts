@@ -9,8 +9,9 @@
  * `npm run bench`'s parse load this took a parse inside the server from 54–66 µs to 44–55 µs,
  * and the main thread's CPU a request down by a tenth to a fifth (docs/performance.md).
  *
- * Nothing waits for a later turn: the batch runs in the check phase of the turn its items
- * arrived in (setImmediate), before that turn's answers leave (src/http/batched-sends.ts).
+ * The batch runs in the check phase of the turn its items arrived in (setImmediate). Billed
+ * answers then leave with the journal write that makes their usage durable, as before; unbilled
+ * ones, which wait for the end of a turn (src/http/batched-sends.ts), at the end of the next.
  */
 export class TurnBatch {
   private pending: Array<() => void> = [];
