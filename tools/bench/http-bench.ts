@@ -11,8 +11,13 @@
  * database are warm, as in production, not of its first seconds: on a slow machine the
  * service's compiler was still busy after 3 s.
  *
- *   npm run bench -- [--seconds 10] [--warmup 10] [--connections 50] [--parcels 1000000] [--zips 1000]
- *                    [--only parse,lookup] [--workers 1]
+ * Each request type is measured in `--rounds` rounds, each a round of the bare server followed
+ * by one of the request type, and its ratio is the median of the rounds' ratios: the machine's
+ * host takes from 0% to a quarter of its CPU from one round to the next, and a ratio to a bare
+ * server measured minutes earlier moved with it.
+ *
+ *   npm run bench -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
+ *                    [--zips 1000] [--only parse,lookup] [--workers 1]
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -42,6 +47,10 @@ interface Figures {
   non2xx: number;
   errors: number;
   ratioToBare?: number;
+  /** The bare server's req/s in the round paired with this one. */
+  bareRequestsPerSecond?: number;
+  /** Every round of a request type, each with its paired bare round's req/s and the ratio. */
+  rounds?: Figures[];
   rssUnderLoadBytes?: number;
   /** CPU µs of the same work in process (no HTTP, accounts or billing). */
   inProcessMicros?: number;
@@ -87,6 +96,7 @@ function table(rows: Figures[]): string {
     "p50 ms",
     "p99 ms",
     "p99.9 ms",
+    "bare req/s",
     "vs bare",
     "non-2xx",
     "RSS MiB",
@@ -101,6 +111,7 @@ function table(rows: Figures[]): string {
     row.p50Ms.toFixed(2),
     row.p99Ms.toFixed(2),
     row.p999Ms.toFixed(2),
+    row.bareRequestsPerSecond === undefined ? "" : row.bareRequestsPerSecond.toFixed(0),
     row.ratioToBare === undefined ? "" : `${(row.ratioToBare * 100).toFixed(1)}%`,
     String(row.non2xx),
     row.rssUnderLoadBytes === undefined ? "" : (row.rssUnderLoadBytes / 2 ** 20).toFixed(0),
@@ -117,6 +128,12 @@ function table(rows: Figures[]): string {
   return [header, ...lines]
     .map((line) => line.map((cell, column) => cell.padStart(widths[column]!)).join("  "))
     .join("\n");
+}
+
+/** The round whose `key` is the median (the lower of the two middle ones for an even count). */
+function medianBy(rounds: Figures[], key: (row: Figures) => number): Figures {
+  const sorted = [...rounds].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /**
@@ -154,12 +171,14 @@ async function main(): Promise<void> {
       zips: { type: "string", default: "1000" },
       connections: { type: "string", default: "50" },
       only: { type: "string" },
+      rounds: { type: "string", default: "3" },
       workers: { type: "string", default: "1" },
     },
   });
   const seconds = Number(values.seconds);
   const warmup = Number(values.warmup);
   const connections = Number(values.connections);
+  const rounds = Math.max(1, Number(values.rounds));
   const dataDir = mkdtempSync(join(tmpdir(), "situs-bench-"));
   const indexDir = join(dataDir, "national");
   const parcels = await syntheticIndex(indexDir, Number(values.parcels), Number(values.zips));
@@ -192,7 +211,7 @@ async function main(): Promise<void> {
       (scenario) => values.only === undefined || values.only.split(",").includes(scenario.name),
     );
     process.stderr.write(
-      `bare server and service up; ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections, after ${warmup} s each unmeasured\n`,
+      `bare server and service up; ${scenarios.length} scenarios, ${rounds} rounds of ${seconds} s each beside the bare server's, at ${connections} connections, after ${warmup} s each unmeasured\n`,
     );
     const bareScenario: Scenario = {
       name: "bare",
@@ -204,29 +223,48 @@ async function main(): Promise<void> {
     // Each request type is measured right after its own warm-up: warmed all first, the first
     // measured ran beside the collection of what the others' warm-ups left in the heap.
     if (warmup > 0) await drive(bare, bareScenario, warmup, connections);
-    const baseline = await drive(bare, bareScenario, seconds, connections);
-    const rows: Figures[] = [baseline];
+    const bareRounds: Figures[] = [];
+    const rows: Figures[] = [];
     for (const scenario of scenarios) {
       if (warmup > 0) await drive(service, scenario, warmup, connections);
-      const figures = await drive(service, scenario, seconds, connections);
-      figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
-      rows.push(figures);
-      process.stderr.write(`${scenario.name}: ${figures.requestsPerSecond.toFixed(0)} req/s\n`);
+      const measured: Figures[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const baseline = await drive(bare, bareScenario, seconds, connections);
+        const figures = await drive(service, scenario, seconds, connections);
+        figures.bareRequestsPerSecond = baseline.requestsPerSecond;
+        figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
+        bareRounds.push(baseline);
+        measured.push(figures);
+        process.stderr.write(
+          `${scenario.name}: ${figures.requestsPerSecond.toFixed(0)} req/s, bare ${baseline.requestsPerSecond.toFixed(0)}\n`,
+        );
+      }
+      rows.push({
+        ...medianBy(measured, (row) => row.ratioToBare ?? 0),
+        rssUnderLoadBytes: Math.max(...measured.map((row) => row.rssUnderLoadBytes ?? 0)),
+        errors: measured.reduce((sum, row) => sum + row.errors, 0),
+        rounds: measured,
+      });
     }
     // After the load, with the service idle: the same work in this process, for the 2× target.
     const costs = await inProcessCosts({ ...process.env, ...serviceEnv }, scenarios);
-    const bareMicros = 1e6 / baseline.requestsPerSecond;
-    for (const row of rows.slice(1)) {
+    for (const row of rows) {
       row.inProcessMicros = costs.get(row.name);
-      if (row.inProcessMicros !== undefined) row.boundMicros = 2 * (row.inProcessMicros + bareMicros);
+      if (row.inProcessMicros !== undefined && row.bareRequestsPerSecond !== undefined)
+        row.boundMicros = 2 * (row.inProcessMicros + 1e6 / row.bareRequestsPerSecond);
     }
+    rows.unshift({
+      ...medianBy(bareRounds, (row) => row.requestsPerSecond),
+      errors: bareRounds.reduce((sum, row) => sum + row.errors, 0),
+      rounds: bareRounds,
+    });
     process.stdout.write(`${table(rows)}\n\nservice RSS at rest: ${(rssAtRest / 2 ** 20).toFixed(0)} MiB\n`);
     const resultsDir = projectPath("bench", "results");
     mkdirSync(resultsDir, { recursive: true });
     const file = join(resultsDir, `http-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), seconds, connections, rssAtRestBytes: rssAtRest, rows }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rssAtRestBytes: rssAtRest, rows }, null, 2)}\n`,
     );
     process.stdout.write(`figures written to ${file}\n`);
     const failed = rows.filter((row) => row.errors > 0);
