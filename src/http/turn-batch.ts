@@ -7,7 +7,8 @@
  * caches. Run back to back, each item finds the code and data its predecessor left warm, and
  * the HTTP work of the turn's requests likewise runs together before and after. Under
  * `npm run bench`'s parse load this took a parse inside the server from 54–66 µs to 44–55 µs,
- * and the main thread's CPU a request down by a tenth to a fifth (docs/performance.md).
+ * and, side by side, the main thread's CPU a request down by 11% (lookup by ID) to 30% (fuzzy
+ * lookup) (docs/performance.md).
  *
  * The batch runs in the check phase of the turn its items arrived in (setImmediate). Billed
  * answers then leave with the journal write that makes their usage durable, as before; unbilled
