@@ -4,8 +4,8 @@
  *
  * A request's work (a parse, a match) reads tables that the server's other work (Node's HTTP
  * parser, Fastify's hooks, the usage journal, serialization) pushes out of the processor's
- * caches. Run back to back, each item finds the code and data its predecessor left warm, and
- * the HTTP work of the turn's requests likewise runs together before and after. Under
+ * caches. Run back to back, each item can find the code and data its predecessor left warm,
+ * and the HTTP work of the turn's requests likewise runs together before and after. Under
  * `npm run bench`'s parse load this took a parse inside the server from 54–66 µs to 44–55 µs,
  * and, side by side, the main thread's CPU a request down by 11% (lookup by ID) to 30% (fuzzy
  * lookup) (docs/performance.md).
