@@ -8,13 +8,19 @@ import type { ByteLru } from "./chunk-cache.js";
 import { DecodedChunk } from "./chunk-format.js";
 import { IdShard, shardOf } from "./id-directory.js";
 import type { ParcelRecord } from "./lookup-types.js";
-import type { BlobRef, Manifest } from "./manifest.js";
+import type { BlobRef, CurrentPointer, Manifest } from "./manifest.js";
 import { buildPrefix, parseCurrent, parseManifest } from "./manifest.js";
 import { StreetDictionary } from "./street-dictionary.js";
 
 /** A file of the build is missing from the store: the build cannot answer (503, not 404). */
 export class MissingBlobError extends Error {
   override name = "MissingBlobError";
+}
+
+/** The pointer CURRENT holds (a build ID and its manifest's checksum), or undefined before any build. */
+export async function readCurrent(store: BlobStore): Promise<CurrentPointer | undefined> {
+  const pointerBytes = await store.get("CURRENT");
+  return pointerBytes && parseCurrent(pointerBytes.toString("utf8"));
 }
 
 /**
@@ -38,9 +44,12 @@ export class IndexBuild {
 
   /** The build CURRENT names, or undefined when the store holds none yet. */
   static async openCurrent(store: BlobStore, cache: ByteLru): Promise<IndexBuild | undefined> {
-    const pointerBytes = await store.get("CURRENT");
-    if (!pointerBytes) return undefined;
-    const pointer = parseCurrent(pointerBytes.toString("utf8"));
+    const pointer = await readCurrent(store);
+    return pointer && IndexBuild.open(store, pointer, cache);
+  }
+
+  /** The build a pointer names, its manifest checked against the pointer's checksum. */
+  static async open(store: BlobStore, pointer: CurrentPointer, cache: ByteLru): Promise<IndexBuild> {
     const manifestBytes = await store.get(`${buildPrefix(pointer.buildId)}/manifest.json`);
     if (!manifestBytes) throw new MissingBlobError(`build ${pointer.buildId}: manifest missing`);
     if (createHash("sha256").update(manifestBytes).digest("hex") !== pointer.manifestSha256) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { LocalBlobStore } from "../../src/parcels/blob-store.js";
+import type { BlobStore } from "../../src/parcels/blob-store.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
@@ -58,4 +59,40 @@ test("a running index switches builds under concurrent lookups without a failed 
   // The new build's records are served: addresses changed in version 3.
   const record = await index.findById(ids[0]!, new ServerTiming());
   assert.equal(record?.addressNumber, "1A");
+});
+
+test("a refresh reads only CURRENT while the build is unchanged, and the manifest once it changes", async (t) => {
+  const dir = temporaryDir(t);
+  const local = new LocalBlobStore(join(dir, "index"));
+  const publish = (name: string, rows: ReturnType<typeof rowsOf>) =>
+    ingest({
+      store: local,
+      inputs: [{ file: writeCanonical(join(dir, name), rows), mapping: CANONICAL_MAPPING }],
+    });
+  await publish("v1.csv", rowsOf(30));
+  const reads: string[] = [];
+  const counted: BlobStore = {
+    url: local.url,
+    get: (key) => {
+      reads.push(key);
+      return local.get(key);
+    },
+    put: (key, data) => local.put(key, data),
+    list: (prefix) => local.list(prefix),
+    delete: (keys) => local.delete(keys),
+  };
+  const index = await StoredParcelIndex.open(counted, { cacheBytes: 1 << 20, refreshMs: 0 });
+  t.after(() => index.close());
+  reads.length = 0;
+  await index.refresh();
+  await index.refresh();
+  assert.deepEqual(reads, ["CURRENT", "CURRENT"]);
+  const second = await publish("v2.csv", rowsOf(40));
+  reads.length = 0;
+  await index.refresh();
+  assert.equal(index.buildId, second.buildId);
+  assert.ok(
+    reads.includes(`builds/${second.buildId}/manifest.json`),
+    `the new build's manifest is read: ${reads.join(", ")}`,
+  );
 });
