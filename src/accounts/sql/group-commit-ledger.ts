@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { atTurnEnd } from "../../turn-end.js";
 import type { UsageLedger, UsageRecord } from "../accounts.js";
 import type { Database } from "./database.js";
 import { billUsage, voidUsage } from "./usage-writes.js";
@@ -37,7 +38,8 @@ const MAX_VOID_QUEUE = 1_000_000;
 export class GroupCommitUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
+  /** A flush is due at the end of this turn of the event loop. */
+  private flushDue = false;
   private inFlight = new Set<Promise<void>>();
   private toVoid: UsageRecord[] = [];
   private voidTimer: NodeJS.Timeout | undefined;
@@ -52,7 +54,7 @@ export class GroupCommitUsageLedger implements UsageLedger {
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       if (this.waiting.length >= this.options.maxBatch) this.flush();
-      // The batch goes after this turn of the event loop, with whatever else arrived in it; with
+      // The batch goes at the end of this turn of the event loop, with whatever else arrived in it; with
       // a window set, and earlier batches being written, it gathers for the window first. When
       // every slot is busy, the batch that finishes first starts the next (see flush).
       else if (this.inFlight.size === 0 || this.options.windowMs === 0) this.flushSoon();
@@ -66,15 +68,17 @@ export class GroupCommitUsageLedger implements UsageLedger {
   }
 
   private flushSoon(): void {
-    if (this.immediate !== undefined) return;
-    this.immediate = setImmediate(() => this.flush());
+    if (this.flushDue) return;
+    this.flushDue = true;
+    atTurnEnd(() => {
+      if (this.flushDue) this.flush();
+    });
   }
 
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    clearImmediate(this.immediate);
-    this.immediate = undefined;
+    this.flushDue = false;
     while (this.waiting.length > 0 && this.inFlight.size < this.options.maxInFlight) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
       const writing = this.write(batch).finally(() => {

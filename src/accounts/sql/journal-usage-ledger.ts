@@ -3,6 +3,7 @@ import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
+import { atTurnEnd } from "../../turn-end.js";
 import type { UsageLedger, UsageRecord } from "../accounts.js";
 import { journalLine } from "./journal-lines.js";
 import { SpendTally } from "./pending-spend.js";
@@ -105,8 +106,8 @@ export class JournalUsageLedger implements UsageLedger {
   private schedulePump(): void {
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
-    // After this turn of the event loop, with whatever else arrived in it.
-    setImmediate(() => {
+    // At the end of this turn of the event loop, with whatever else arrived in it.
+    atTurnEnd(() => {
       this.pumpScheduled = false;
       while (this.waiting.length > 0 && this.inFlight < MAX_WRITES) {
         this.append(this.current, this.waiting.splice(0, MAX_ROWS_PER_WRITE));
