@@ -1,3 +1,5 @@
+import { atTurnEnd } from "../turn-end.js";
+
 /**
  * Answers leave together at the end of the event loop's turn (the metering hook, `onSend`, waits
  * for `endOfTurn` before it releases an unbilled answer).
@@ -10,10 +12,10 @@
  */
 let turnEnd: Promise<void> | null = null;
 
-/** Resolves after the current turn of the event loop; every caller of one turn shares one. */
+/** Resolves at the end of the current turn of the event loop; every caller of one turn shares one. */
 export function endOfTurn(): Promise<void> {
   turnEnd ??= new Promise((resolve) =>
-    setImmediate(() => {
+    atTurnEnd(() => {
       turnEnd = null;
       resolve();
     }),

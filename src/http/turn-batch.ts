@@ -13,9 +13,8 @@ import { keepTurnEndLast } from "../turn-end.js";
  * lookup) (docs/performance.md).
  *
  * The batch runs in the check phase of the turn its items arrived in (setImmediate), and the end
- * of that turn (src/turn-end.ts) is kept behind it, so the usage rows of its billed answers go
- * to their journal write in the same turn. Its unbilled answers, which wait for the end of a
- * turn (src/http/batched-sends.ts), leave at the end of the next.
+ * of that turn (src/turn-end.ts) is kept behind it: the usage rows of its billed answers go to
+ * their journal write, and its unbilled answers leave (src/http/batched-sends.ts), in that turn.
  */
 export class TurnBatch {
   private pending: Array<() => void> = [];
