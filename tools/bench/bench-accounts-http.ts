@@ -14,21 +14,37 @@ import { cpuTimes, flag, scratchDatabase, stolenShare } from "./bench-support.js
  * round also gives the server's CPU time per request (Linux): the whole process, and its main
  * thread apart (the rest is PGlite's thread, the journal's writes and V8's helpers; PostgreSQL's
  * own processes are not counted).
+ * This is done for `--sets` sets of fresh processes, and the figure is the median of every
+ * round's ratio: two processes of the same build differ by up to a sixth for as long as they
+ * live (docs/performance.md), so one pair alone could show a gain or a loss of its own.
  *   node dist/tools/bench/bench-accounts-http.js [--url postgres://…/test] [--embedded]
- *        [--connections 50] [--seconds 5] [--rounds 3] [--warmup 5]
+ *        [--connections 50] [--seconds 5] [--rounds 3] [--warmup 5] [--sets 3]
  */
 const KEY = "sk_bench_0123456789abcdefghijklmnopqrstuv";
 const connections = Number(flag("connections", "50"));
 const seconds = Number(flag("seconds", "5"));
 const rounds = Number(flag("rounds", "3"));
 const warmup = Number(flag("warmup", "5"));
+const sets = Math.max(1, Number(flag("sets", "3")));
 const embedded = process.argv.includes("--embedded");
-const scratch = embedded
-  ? null
-  : await scratchDatabase(flag("url", "postgres://postgres@127.0.0.1:5432/test"));
+
+/** Where a set's server with accounts on keeps them: a fresh database or data directory. */
+interface AccountsHome {
+  env: NodeJS.ProcessEnv;
+  remove(): Promise<void>;
+}
+
+async function accountsHome(set: number): Promise<AccountsHome> {
+  if (!embedded) {
+    const scratch = await scratchDatabase(flag("url", "postgres://postgres@127.0.0.1:5432/test"));
+    return { env: { DATABASE_URL: scratch.url }, remove: () => scratch.drop() };
+  }
+  const dir = join(tmpdir(), `situs-bench-${process.pid}-${set}`);
+  return { env: { DATA_DIR: dir }, remove: async () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /** Starts a bench server and resolves once it listens; the caller stops it. */
-async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
+async function server(mode: "on" | "off", port: number, home: AccountsHome): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     PORT: String(port),
@@ -38,8 +54,7 @@ async function server(mode: "on" | "off", port: number): Promise<ChildProcess> {
       ? { USAGE_COMMIT_WINDOW_MS: process.env.USAGE_COMMIT_WINDOW_MS }
       : {}),
   };
-  if (scratch) env.DATABASE_URL = scratch.url;
-  else env.DATA_DIR = join(tmpdir(), `situs-bench-${process.pid}`);
+  Object.assign(env, home.env);
   const child = spawn(process.execPath, [projectPath("dist", "tools", "bench", "bench-server.js"), mode], {
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -109,43 +124,70 @@ function describe(round: Round): string {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const children: ChildProcess[] = [];
-try {
-  const offServer = await server("off", 18_301);
-  const onServer = await server("on", 18_302);
-  children.push(offServer, onServer);
-  // Each server warms up alone under the full load before anything is measured: loaded at once,
-  // each got half the machine, and the server with accounts on (more code to compile, and
-  // PGlite's thread) measured its first round at up to half again the CPU time per request of
-  // its later rounds.
-  if (warmup > 0) {
-    await load(offServer, 18_301, warmup);
-    await load(onServer, 18_302, warmup);
-  }
-  const off: number[] = [];
-  const on: number[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    // Alternate which goes first, so a machine slowing down or speeding up hits both alike.
-    let a: Round, b: Round;
-    if (round % 2 === 1) {
-      a = await load(offServer, 18_301);
-      b = await load(onServer, 18_302);
-    } else {
-      b = await load(onServer, 18_302);
-      a = await load(offServer, 18_301);
-    }
-    off.push(a.rps);
-    on.push(b.rps);
-    console.log(`round ${round}: off ${describe(a)}; on ${describe(b)}`);
-  }
-  const ratio = median(on) / median(off);
-  console.log(
-    `parse over HTTP, ${connections} connections, ${rounds}×${seconds} s each, accounts on ${embedded ? "PGlite" : "PostgreSQL"}: ` +
-      `median off ${median(off).toFixed(0)} req/s, on ${median(on).toFixed(0)} req/s = ${(ratio * 100).toFixed(1)}% (target >= 85%)`,
-  );
-} finally {
-  for (const child of children) child.kill("SIGTERM");
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  await scratch?.drop();
-  if (!scratch) rmSync(join(tmpdir(), `situs-bench-${process.pid}`), { recursive: true, force: true });
+
+/** Stops a server and resolves once it has exited (its accounts written away). */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
 }
+
+/** One set: fresh servers, warmed up, loaded in turn `rounds` times; the rounds' figures. */
+async function measureSet(set: number): Promise<{ off: Round[]; on: Round[] }> {
+  const home = await accountsHome(set);
+  const children: ChildProcess[] = [];
+  try {
+    const offServer = await server("off", 18_301, home);
+    children.push(offServer);
+    const onServer = await server("on", 18_302, home);
+    children.push(onServer);
+    // Each server warms up alone under the full load before anything is measured: loaded at once,
+    // each got half the machine, and the server with accounts on (more code to compile, and
+    // PGlite's thread) measured its first round at up to half again the CPU time per request of
+    // its later rounds.
+    if (warmup > 0) {
+      await load(offServer, 18_301, warmup);
+      await load(onServer, 18_302, warmup);
+    }
+    const off: Round[] = [];
+    const on: Round[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so a machine slowing down or speeding up hits both alike.
+      let a: Round, b: Round;
+      if (round % 2 === 1) {
+        a = await load(offServer, 18_301);
+        b = await load(onServer, 18_302);
+      } else {
+        b = await load(onServer, 18_302);
+        a = await load(offServer, 18_301);
+      }
+      off.push(a);
+      on.push(b);
+      console.log(`set ${set}, round ${round}: off ${describe(a)}; on ${describe(b)}`);
+    }
+    return { off, on };
+  } finally {
+    await Promise.all(children.map(stop));
+    await home.remove();
+  }
+}
+
+const ratios: number[] = [];
+const offRates: number[] = [];
+const onRates: number[] = [];
+for (let set = 1; set <= sets; set++) {
+  const { off, on } = await measureSet(set);
+  off.forEach((round, index) => ratios.push(on[index]!.rps / round.rps));
+  offRates.push(...off.map((round) => round.rps));
+  onRates.push(...on.map((round) => round.rps));
+  console.log(
+    `set ${set}: on/off ${on.map((round, index) => (round.rps / off[index]!.rps).toFixed(3)).join(", ")}`,
+  );
+}
+console.log(
+  `parse over HTTP, ${connections} connections, ${sets} sets of fresh servers × ${rounds} rounds × ${seconds} s, accounts on ${embedded ? "PGlite" : "PostgreSQL"}: ` +
+    `median off ${median(offRates).toFixed(0)} req/s, on ${median(onRates).toFixed(0)} req/s; ` +
+    `median of the rounds' on/off = ${(median(ratios) * 100).toFixed(1)}% (target >= 85%)`,
+);
