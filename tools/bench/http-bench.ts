@@ -14,10 +14,13 @@
  * Each request type is measured in `--rounds` rounds, each a round of the bare server followed
  * by one of the request type, and its ratio is the median of the rounds' ratios: the machine's
  * host takes from 0% to a quarter of its CPU from one round to the next, and a ratio to a bare
- * server measured minutes earlier moved with it.
+ * server measured minutes earlier moved with it. Each bare round is a fresh bare process, warmed
+ * up for `--bare-warmup` seconds first: two processes of the same server differ by up to a sixth
+ * for as long as they live (docs/performance.md), and one bare process would lend its own luck to
+ * every ratio of the run.
  *
  *   npm run bench -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
- *                    [--zips 1000] [--only parse,lookup] [--workers 1]
+ *                    [--zips 1000] [--only parse,lookup] [--workers 1] [--bare-warmup 3]
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -173,6 +176,7 @@ async function main(): Promise<void> {
       only: { type: "string" },
       rounds: { type: "string", default: "3" },
       workers: { type: "string", default: "1" },
+      "bare-warmup": { type: "string", default: "3" },
     },
   });
   const seconds = Number(values.seconds);
@@ -182,7 +186,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "situs-bench-"));
   const indexDir = join(dataDir, "national");
   const parcels = await syntheticIndex(indexDir, Number(values.parcels), Number(values.zips));
-  const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
+  const bareWarmup = Number(values["bare-warmup"]);
   const serviceEnv = {
     PORT: "0",
     DATA_DIR: dataDir,
@@ -211,7 +215,7 @@ async function main(): Promise<void> {
       (scenario) => values.only === undefined || values.only.split(",").includes(scenario.name),
     );
     process.stderr.write(
-      `bare server and service up; ${scenarios.length} scenarios, ${rounds} rounds of ${seconds} s each beside the bare server's, at ${connections} connections, after ${warmup} s each unmeasured\n`,
+      `service up; ${scenarios.length} scenarios, ${rounds} rounds of ${seconds} s each beside the bare server's, at ${connections} connections, after ${warmup} s each unmeasured\n`,
     );
     const bareScenario: Scenario = {
       name: "bare",
@@ -220,16 +224,25 @@ async function main(): Promise<void> {
       headers: { "content-type": "application/json" },
       bodies: ['{"line":"1 MAIN ST"}'],
     };
+    /** A round of a fresh bare server, after its own warm-up. */
+    const bareRound = async (): Promise<Figures> => {
+      const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
+      try {
+        if (bareWarmup > 0) await drive(bare, bareScenario, bareWarmup, connections);
+        return await drive(bare, bareScenario, seconds, connections);
+      } finally {
+        await bare.stop();
+      }
+    };
     // Each request type is measured right after its own warm-up: warmed all first, the first
     // measured ran beside the collection of what the others' warm-ups left in the heap.
-    if (warmup > 0) await drive(bare, bareScenario, warmup, connections);
     const bareRounds: Figures[] = [];
     const rows: Figures[] = [];
     for (const scenario of scenarios) {
       if (warmup > 0) await drive(service, scenario, warmup, connections);
       const measured: Figures[] = [];
       for (let round = 0; round < rounds; round++) {
-        const baseline = await drive(bare, bareScenario, seconds, connections);
+        const baseline = await bareRound();
         const figures = await drive(service, scenario, seconds, connections);
         figures.bareRequestsPerSecond = baseline.requestsPerSecond;
         figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
@@ -275,7 +288,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    await Promise.all([bare.stop(), service.stop()]);
+    await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
