@@ -3,75 +3,59 @@ import { test } from "node:test";
 import { TurnBatch } from "../src/http/turn-batch.js";
 import { atTurnEnd } from "../src/turn-end.js";
 
-/** Resolves once `count` callbacks have run. */
-function countdown(count: number): { tick(): void; done: Promise<void> } {
-  let tick = () => {};
+/**
+ * The order in which callbacks ran: `step(name)` is a callback that notes `name`, and `done`
+ * resolves once `count` of them have run.
+ */
+function recorder(count: number): { order: string[]; step(name: string): () => void; done: Promise<void> } {
+  const order: string[] = [];
+  let ran = () => {};
   const done = new Promise<void>((resolve) => {
-    tick = () => {
+    ran = () => {
       if (--count === 0) resolve();
     };
   });
-  return { tick, done };
+  return {
+    order,
+    step: (name) => () => {
+      order.push(name);
+      ran();
+    },
+    done,
+  };
 }
 
 test("what a batch of work sets off ends the same turn, ahead of the next turn's immediates", async () => {
   const batch = new TurnBatch();
-  const order: string[] = [];
-  const all = countdown(2);
-  void batch
-    .run(() => order.push("work"))
-    .then(() => {
-      // Both are asked for during the batch's turn, after its immediates began to run: the
-      // immediate waits for the next turn, the end of the turn does not.
-      setImmediate(() => {
-        order.push("immediate of the next turn");
-        all.tick();
-      });
-      atTurnEnd(() => {
-        order.push("end of the turn");
-        all.tick();
-      });
-    });
-  await all.done;
+  const { order, step, done } = recorder(3);
+  void batch.run(step("work")).then(() => {
+    // Both are asked for during the batch's turn, after its immediates began to run: the
+    // immediate waits for the next turn, the end of the turn does not.
+    setImmediate(step("immediate of the next turn"));
+    atTurnEnd(step("end of the turn"));
+  });
+  await done;
   assert.deepEqual(order, ["work", "end of the turn", "immediate of the next turn"]);
 });
 
 test("the end of the turn stays behind a batch queued after it, and runs its callbacks in order", async () => {
   const batch = new TurnBatch();
-  const order: string[] = [];
-  const all = countdown(3);
-  atTurnEnd(() => {
-    order.push("first");
-    all.tick();
-  });
-  void batch.run(() => {
-    order.push("work");
-    all.tick();
-  });
-  atTurnEnd(() => {
-    order.push("second");
-    all.tick();
-  });
-  await all.done;
+  const { order, step, done } = recorder(3);
+  atTurnEnd(step("first"));
+  void batch.run(step("work"));
+  atTurnEnd(step("second"));
+  await done;
   assert.deepEqual(order, ["work", "first", "second"]);
 });
 
 test("a callback asked for while the turn ends runs at the end of the next", async () => {
-  const order: string[] = [];
-  const all = countdown(3);
+  const { order, step, done } = recorder(3);
   atTurnEnd(() => {
-    order.push("this turn");
-    all.tick();
-    setImmediate(() => {
-      order.push("immediate of the next turn");
-      all.tick();
-    });
-    atTurnEnd(() => {
-      order.push("next turn's end");
-      all.tick();
-    });
+    step("this turn")();
+    setImmediate(step("immediate of the next turn"));
+    atTurnEnd(step("next turn's end"));
   });
-  await all.done;
+  await done;
   assert.deepEqual(order, ["this turn", "immediate of the next turn", "next turn's end"]);
 });
 
