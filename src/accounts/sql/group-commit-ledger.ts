@@ -54,9 +54,9 @@ export class GroupCommitUsageLedger implements UsageLedger {
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       if (this.waiting.length >= this.options.maxBatch) this.flush();
-      // The batch goes at the end of this turn of the event loop, with whatever else arrived in it; with
-      // a window set, and earlier batches being written, it gathers for the window first. When
-      // every slot is busy, the batch that finishes first starts the next (see flush).
+      // The batch goes at the end of this turn of the event loop, with whatever else arrived in
+      // it; with a window set, and earlier batches being written, it gathers for the window
+      // first. When every slot is busy, the batch that finishes first starts the next (see flush).
       else if (this.inFlight.size === 0 || this.options.windowMs === 0) this.flushSoon();
       else this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
     });
