@@ -7,8 +7,9 @@
  * (a usage row to make durable, an answer to release) arrives during that check phase, too late
  * for an immediate of its own turn: a request then waited a whole further turn (the HTTP work of
  * every request read meanwhile) before its usage row was written. Under the parse load of `npm
- * run bench:accounts-http`, a usage row waited 0.3–0.4 ms (median) for its journal write to
- * begin, and under 0.06 ms once the write went at the end of the same turn.
+ * run bench:accounts-http`, a one-off probe in the journal found a usage row waiting 0.3–0.4 ms
+ * (median) for its write to begin, and under 0.06 ms once the write went at the end of the same
+ * turn.
  *
  * So the end of a turn is one immediate kept behind every batch of work queued in the turn:
  * callbacks given to `atTurnEnd` run there, together.
