@@ -1,19 +1,20 @@
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
-import { cpuTimes, flag, scratchDatabase, stolenShare } from "./bench-support.js";
+import { cpuTimes, flag, scratchDatabase, startCpuMeter, stolenShare } from "./bench-support.js";
+import type { CpuSpent } from "./bench-support.js";
 
 /**
  * Parse over HTTP with accounts and billing on (PostgreSQL at --url, group commit, request log)
  * against the same server with them off, side by side in one run: the two servers run at once
  * and are loaded in turn, `--rounds` times each, so drift of the machine hits both alike. Each
- * round also gives the server's CPU time per request (Linux): the whole process, and its main
- * thread apart (the rest is PGlite's thread, the journal's writes and V8's helpers; PostgreSQL's
- * own processes are not counted).
+ * round also gives the CPU time per request (Linux) of the server process, of its main thread
+ * apart (the rest is PGlite's thread, the journal's writes and V8's helpers), of the load
+ * generator (this process) and of the rest of the machine (PostgreSQL's processes, when used).
  * This is done for `--sets` sets of fresh processes, and the figure is the median of every
  * round's ratio: two processes of the same build differ by up to a sixth for as long as they
  * live (docs/performance.md), so one pair alone could show a gain or a loss of its own.
@@ -70,15 +71,15 @@ interface Round {
   rps: number;
   p99: number;
   non2xx: number;
-  /** CPU µs per request of the server process and of its main thread; undefined without /proc. */
-  cpu?: { all: number; main: number };
+  /** CPU µs a request of the machine, the server, its main thread and the load generator (Linux). */
+  cpu?: CpuSpent;
   /** Share of the machine's CPU time its host took for other guests meanwhile. */
   stolen?: number;
 }
 
 async function load(server: ChildProcess, port: number, duration = seconds): Promise<Round> {
-  const before = cpuMicros(server.pid!);
   const machineBefore = cpuTimes();
+  const meter = startCpuMeter(server.pid!);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/v1/verify/parse`,
     method: "POST",
@@ -87,36 +88,22 @@ async function load(server: ChildProcess, port: number, duration = seconds): Pro
     connections,
     duration,
   });
-  const after = cpuMicros(server.pid!);
-  const requests = Math.max(1, result.requests.total);
+  const cpu = meter.stop(result.requests.total);
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     stolen: stolenShare(machineBefore),
-    ...(before && after
-      ? { cpu: { all: (after.all - before.all) / requests, main: (after.main - before.main) / requests } }
-      : {}),
+    ...(cpu ? { cpu } : {}),
   };
-}
-
-/** CPU time used so far by a process and by its main thread, in µs (clock ticks of 10 ms). */
-function cpuMicros(pid: number): { all: number; main: number } | undefined {
-  const ticks = (path: string) => {
-    const stat = readFileSync(path, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime
-  };
-  try {
-    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(round: Round): string {
-  const cpu = round.cpu
-    ? `, CPU ${round.cpu.all.toFixed(0)} µs/request (${round.cpu.main.toFixed(0)} on its main thread)`
+  const spent = round.cpu;
+  const cpu = spent
+    ? `, CPU µs/request: server ${spent.server.toFixed(0)} (${spent.serverMain.toFixed(0)} on its main thread), ` +
+      `load generator ${spent.generator.toFixed(0)}, the rest of the machine ` +
+      `${Math.max(0, spent.machine - spent.server - spent.generator).toFixed(0)}; ${spent.coresBusy.toFixed(2)} cores busy`
     : "";
   const stolen =
     round.stolen === undefined ? "" : `, ${(round.stolen * 100).toFixed(1)}% of the machine's CPU stolen`;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
@@ -25,11 +26,16 @@ export function flag(name: string, fallback: string): string {
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
 }
 
-/** The machine's CPU time so far (Linux /proc/stat, in clock ticks): all of it, and the stolen. */
+/** The machine's CPU time so far (Linux /proc/stat, in clock ticks): all of it, idle, and stolen. */
 export interface CpuTimes {
+  /** Idle, or waiting for the disk with nothing else to run. */
+  idle: number;
   steal: number;
   total: number;
 }
+
+/** Linux reports CPU time in clock ticks of 10 ms (USER_HZ is 100 on every platform Node runs on). */
+const MICROS_PER_TICK = 10_000;
 
 export function cpuTimes(): CpuTimes | undefined {
   try {
@@ -39,7 +45,11 @@ export function cpuTimes(): CpuTimes | undefined {
       .split(/\s+/)
       .slice(1)
       .map(Number);
-    return { steal: fields[7] ?? 0, total: fields.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0) };
+    return {
+      idle: (fields[3] ?? 0) + (fields[4] ?? 0),
+      steal: fields[7] ?? 0,
+      total: fields.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0),
+    };
   } catch {
     return undefined;
   }
@@ -54,4 +64,77 @@ export function stolenShare(since: CpuTimes | undefined): number | undefined {
   const now = cpuTimes();
   if (since === undefined || now === undefined || now.total === since.total) return undefined;
   return (now.steal - since.steal) / (now.total - since.total);
+}
+
+/** CPU time used so far by a process and its children, and by its main thread apart, in µs. */
+export function processCpuMicros(pid: number): { all: number; main: number } | undefined {
+  try {
+    const all = [pid, ...childPids(pid)].reduce((sum, one) => sum + statMicros(`/proc/${one}/stat`), 0);
+    return { all, main: statMicros(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of a /proc stat file, in µs. */
+function statMicros(path: string): number {
+  const stat = readFileSync(path, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
+}
+
+/** The processes started by `pid` and theirs (cluster workers), from /proc. */
+export function childPids(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return children === ""
+      ? []
+      : children
+          .split(/\s+/)
+          .map(Number)
+          .flatMap((child) => [child, ...childPids(child)]);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Where the machine's CPU went during a stretch of load, in µs a request: the whole machine
+ * (busy, not idle or stolen), the server's process, the load generator (this process, which
+ * runs autocannon), and the share of all cores that was busy. With every core busy, a server's
+ * req/s is the machine's cores divided by `machine`, so two servers' ratio is the inverse ratio
+ * of their `machine` figures, whatever the server itself spends.
+ */
+export interface CpuSpent {
+  machine: number;
+  server: number;
+  serverMain: number;
+  generator: number;
+  coresBusy: number;
+}
+
+/** Starts measuring; `stop(requests)` gives the CPU spent since, undefined without /proc. */
+export function startCpuMeter(serverPid: number): { stop(requests: number): CpuSpent | undefined } {
+  const machine = cpuTimes();
+  const server = processCpuMicros(serverPid);
+  const generator = process.cpuUsage();
+  return {
+    stop(requests) {
+      const machineNow = cpuTimes();
+      const serverNow = processCpuMicros(serverPid);
+      const generatorUsed = process.cpuUsage(generator);
+      if (!machine || !machineNow || !server || !serverNow || machineNow.total === machine.total)
+        return undefined;
+      const total = machineNow.total - machine.total;
+      const busy = total - (machineNow.idle - machine.idle) - (machineNow.steal - machine.steal);
+      const perRequest = (micros: number) => micros / Math.max(1, requests);
+      return {
+        machine: perRequest(busy * MICROS_PER_TICK),
+        server: perRequest(serverNow.all - server.all),
+        serverMain: perRequest(serverNow.main - server.main),
+        generator: perRequest(generatorUsed.user + generatorUsed.system),
+        coresBusy: (busy / total) * cpus().length,
+      };
+    },
+  };
 }

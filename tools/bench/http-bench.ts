@@ -3,8 +3,9 @@
  * accounts and billing on) over a synthetic national index (`--parcels` in `--zips` ZIPs, built
  * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints
  * requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each request type, RSS
- * at rest and under load, and the share of the machine's CPU its host took meanwhile, and writes
- * the figures as JSON to bench/results/.
+ * at rest and under load, where the CPU went (the machine's, the server's, its main thread's and
+ * the load generator's µs a request, and how many cores were busy), and the share of the
+ * machine's CPU its host took meanwhile, and writes the figures as JSON to bench/results/.
  *
  * Each server and request type is first driven unmeasured for `--warmup` seconds, right before
  * it is measured, so the figures are of a service whose code is compiled and whose caches and
@@ -34,7 +35,8 @@ import { projectPath } from "../../src/paths.js";
 import { buildSyntheticIndex } from "../synthetic-index.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
-import { cpuTimes, stolenShare } from "./bench-support.js";
+import { cpuTimes, startCpuMeter, stolenShare } from "./bench-support.js";
+import type { CpuSpent } from "./bench-support.js";
 import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios, requestsOf } from "./scenarios.js";
 import type { SampledParcel, Scenario } from "./scenarios.js";
@@ -61,6 +63,8 @@ interface Figures {
   boundMicros?: number;
   /** Share of the machine's CPU time its host took for other guests during the run (/proc/stat). */
   stolen?: number;
+  /** CPU µs a request: the machine's, the server's and the load generator's (Linux). */
+  cpu?: CpuSpent;
 }
 
 async function drive(
@@ -71,6 +75,7 @@ async function drive(
 ): Promise<Figures> {
   let peakRss = 0;
   const before = cpuTimes();
+  const meter = startCpuMeter(server.child.pid ?? 0);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
   const result = await autocannon({
     url: server.url,
@@ -79,6 +84,7 @@ async function drive(
     requests: requestsOf(scenario),
   });
   clearInterval(sampler);
+  const cpu = meter.stop(result.requests.total);
   return {
     name: scenario.name,
     requestsPerSecond: result.requests.average,
@@ -89,6 +95,7 @@ async function drive(
     errors: result.errors + result.timeouts,
     rssUnderLoadBytes: peakRss,
     stolen: stolenShare(before),
+    ...(cpu ? { cpu } : {}),
   };
 }
 
@@ -106,6 +113,11 @@ function table(rows: Figures[]): string {
     "µs/req",
     "in-process µs",
     "2×(in-process+bare) µs",
+    "machine CPU µs/req",
+    "server",
+    "its main thread",
+    "generator",
+    "cores busy",
     "stolen",
   ];
   const lines = rows.map((row) => [
@@ -123,6 +135,11 @@ function table(rows: Figures[]): string {
     row.boundMicros === undefined
       ? ""
       : `${row.boundMicros.toFixed(1)} ${1e6 / row.requestsPerSecond <= row.boundMicros ? "met" : "NOT met"}`,
+    row.cpu === undefined ? "" : row.cpu.machine.toFixed(1),
+    row.cpu === undefined ? "" : row.cpu.server.toFixed(1),
+    row.cpu === undefined ? "" : row.cpu.serverMain.toFixed(1),
+    row.cpu === undefined ? "" : row.cpu.generator.toFixed(1),
+    row.cpu === undefined ? "" : row.cpu.coresBusy.toFixed(2),
     row.stolen === undefined ? "" : `${(row.stolen * 100).toFixed(1)}%`,
   ]);
   const widths = header.map((title, column) =>

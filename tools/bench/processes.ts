@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { childPids } from "./bench-support.js";
 
 /** A server started as a child process, with its URL once it listens. */
 export interface ServerProcess {
@@ -70,18 +71,4 @@ export function processRss(pid: number): number {
       return sum;
     }
   }, 0);
-}
-
-function childPids(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    return children === ""
-      ? []
-      : children
-          .split(/\s+/)
-          .map(Number)
-          .flatMap((child) => [child, ...childPids(child)]);
-  } catch {
-    return [];
-  }
 }
