@@ -14,7 +14,8 @@ import type { CpuSpent } from "./bench-support.js";
  * and are loaded in turn, `--rounds` times each, so drift of the machine hits both alike. Each
  * round also gives the CPU time per request (Linux) of the server process, of its main thread
  * apart (the rest is PGlite's thread, the journal's writes and V8's helpers), of the load
- * generator (this process) and of the rest of the machine (PostgreSQL's processes, when used).
+ * generator (this process) and of the rest of the machine (PostgreSQL's processes, when used);
+ * the last line sums up the main thread's over every round.
  * This is done for `--sets` sets of fresh processes, and the figure is the median of every
  * round's ratio: two processes of the same build differ by up to a sixth for as long as they
  * live (docs/performance.md), so one pair alone could show a gain or a loss of its own.
@@ -161,14 +162,42 @@ async function measureSet(set: number): Promise<{ off: Round[]; on: Round[] }> {
   }
 }
 
+/** "min to max" of a figure over rounds, rounded to whole units. */
+const span = (values: number[]) => `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)}`;
+
+/**
+ * The main thread's CPU a request over every round, and how much of its time it ran: with
+ * accounts on it spends more a request, and the ratio can reach 85% only if that extra stays
+ * under about a sixth of off's (docs/accounts.md "Measured").
+ */
+function mainThreadSummary(offRounds: Round[], onRounds: Round[]): string {
+  const pairs = offRounds.flatMap((off, index) => {
+    const on = onRounds[index]!;
+    return off.cpu && on.cpu ? [{ off, on, offCpu: off.cpu, onCpu: on.cpu }] : [];
+  });
+  if (pairs.length === 0) return "";
+  const busy = (round: Round, cpu: CpuSpent) => (cpu.serverMain * round.rps) / 1e4;
+  return (
+    `main thread µs/request: off ${span(pairs.map((pair) => pair.offCpu.serverMain))}, ` +
+    `on ${span(pairs.map((pair) => pair.onCpu.serverMain))} ` +
+    `(median ${median(pairs.map((pair) => pair.onCpu.serverMain - pair.offCpu.serverMain)).toFixed(0)} more in the same round); ` +
+    `it ran ${span(pairs.map((pair) => busy(pair.off, pair.offCpu)))}% of the time off, ` +
+    `${span(pairs.map((pair) => busy(pair.on, pair.onCpu)))}% on`
+  );
+}
+
 const ratios: number[] = [];
 const offRates: number[] = [];
 const onRates: number[] = [];
+const offRounds: Round[] = [];
+const onRounds: Round[] = [];
 for (let set = 1; set <= sets; set++) {
   const { off, on } = await measureSet(set);
   off.forEach((round, index) => ratios.push(on[index]!.rps / round.rps));
   offRates.push(...off.map((round) => round.rps));
   onRates.push(...on.map((round) => round.rps));
+  offRounds.push(...off);
+  onRounds.push(...on);
   console.log(
     `set ${set}: on/off ${on.map((round, index) => (round.rps / off[index]!.rps).toFixed(3)).join(", ")}`,
   );
@@ -178,3 +207,5 @@ console.log(
     `median off ${median(offRates).toFixed(0)} req/s, on ${median(onRates).toFixed(0)} req/s; ` +
     `median of the rounds' on/off = ${(median(ratios) * 100).toFixed(1)}% (target >= 85%)`,
 );
+const summary = mainThreadSummary(offRounds, onRounds);
+if (summary !== "") console.log(summary);
