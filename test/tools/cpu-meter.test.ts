@@ -32,5 +32,6 @@ test(
     // The machine was busy at least while this process was.
     assert.ok(spent.machine >= 27_000, `machine ${spent.machine}`);
     assert.ok(spent.coresBusy > 0 && spent.coresBusy <= cpus().length + 0.01, `cores ${spent.coresBusy}`);
+    assert.ok(spent.stolen >= 0 && spent.stolen < 1, `stolen ${spent.stolen}`);
   },
 );

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
-import { cpuTimes, flag, scratchDatabase, startCpuMeter, stolenShare } from "./bench-support.js";
+import { flag, scratchDatabase, startCpuMeter } from "./bench-support.js";
 import type { CpuSpent } from "./bench-support.js";
 
 /**
@@ -74,12 +74,9 @@ interface Round {
   non2xx: number;
   /** CPU µs a request of the machine, the server, its main thread and the load generator (Linux). */
   cpu?: CpuSpent;
-  /** Share of the machine's CPU time its host took for other guests meanwhile. */
-  stolen?: number;
 }
 
 async function load(server: ChildProcess, port: number, duration = seconds): Promise<Round> {
-  const machineBefore = cpuTimes();
   const meter = startCpuMeter(server.pid!);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/v1/verify/parse`,
@@ -94,7 +91,6 @@ async function load(server: ChildProcess, port: number, duration = seconds): Pro
     rps: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
-    stolen: stolenShare(machineBefore),
     ...(cpu ? { cpu } : {}),
   };
 }
@@ -106,8 +102,7 @@ function describe(round: Round): string {
       `load generator ${spent.generator.toFixed(0)}, the rest of the machine ` +
       `${Math.max(0, spent.machine - spent.server - spent.generator).toFixed(0)}; ${spent.coresBusy.toFixed(2)} cores busy`
     : "";
-  const stolen =
-    round.stolen === undefined ? "" : `, ${(round.stolen * 100).toFixed(1)}% of the machine's CPU stolen`;
+  const stolen = spent ? `, ${(spent.stolen * 100).toFixed(1)}% of the machine's CPU stolen` : "";
   return `${round.rps.toFixed(0)} req/s (p99 ${round.p99} ms, non-2xx ${round.non2xx}${cpu}${stolen})`;
 }
 

@@ -55,17 +55,6 @@ export function cpuTimes(): CpuTimes | undefined {
   }
 }
 
-/**
- * The share of the machine's CPU time since `since` that its hypervisor took for other guests
- * ("steal"): on a shared virtual machine, runs taken while the host was busy are slower for
- * reasons outside the service. Undefined without /proc.
- */
-export function stolenShare(since: CpuTimes | undefined): number | undefined {
-  const now = cpuTimes();
-  if (since === undefined || now === undefined || now.total === since.total) return undefined;
-  return (now.steal - since.steal) / (now.total - since.total);
-}
-
 /** CPU time used so far by a process and its children, and by its main thread apart, in µs. */
 export function processCpuMicros(pid: number): { all: number; main: number } | undefined {
   try {
@@ -100,10 +89,10 @@ export function childPids(pid: number): number[] {
 
 /**
  * Where the machine's CPU went during a stretch of load, in µs a request: the whole machine
- * (busy, not idle or stolen), the server's process, the load generator (this process, which
- * runs autocannon), and the share of all cores that was busy. With every core busy, a server's
- * req/s is the machine's cores divided by `machine`, so two servers' ratio is the inverse ratio
- * of their `machine` figures, whatever the server itself spends.
+ * (busy, not idle or stolen), the server's process and its main thread, the load generator
+ * (this process, which runs autocannon), and how many cores were busy. With every core busy, a
+ * server's req/s is the machine's cores divided by `machine`; with cores to spare, the server's
+ * main thread is usually the limit (docs/performance.md "What limits the ratios").
  */
 export interface CpuSpent {
   machine: number;
@@ -111,6 +100,12 @@ export interface CpuSpent {
   serverMain: number;
   generator: number;
   coresBusy: number;
+  /**
+   * The share of the machine's CPU time that its hypervisor took for other guests ("steal"): on
+   * a shared virtual machine, runs taken while the host was busy are slower for reasons outside
+   * the service.
+   */
+  stolen: number;
 }
 
 /** Starts measuring; `stop(requests)` gives the CPU spent since, undefined without /proc. */
@@ -134,6 +129,7 @@ export function startCpuMeter(serverPid: number): { stop(requests: number): CpuS
         serverMain: perRequest(serverNow.main - server.main),
         generator: perRequest(generatorUsed.user + generatorUsed.system),
         coresBusy: (busy / total) * cpus().length,
+        stolen: (machineNow.steal - machine.steal) / total,
       };
     },
   };

@@ -35,7 +35,7 @@ import { projectPath } from "../../src/paths.js";
 import { buildSyntheticIndex } from "../synthetic-index.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
-import { cpuTimes, startCpuMeter, stolenShare } from "./bench-support.js";
+import { startCpuMeter } from "./bench-support.js";
 import type { CpuSpent } from "./bench-support.js";
 import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios, requestsOf } from "./scenarios.js";
@@ -61,9 +61,7 @@ interface Figures {
   inProcessMicros?: number;
   /** The target: 2 × (in-process cost + the bare server's cost per request), in µs. */
   boundMicros?: number;
-  /** Share of the machine's CPU time its host took for other guests during the run (/proc/stat). */
-  stolen?: number;
-  /** CPU µs a request: the machine's, the server's and the load generator's (Linux). */
+  /** Where the CPU went, in µs a request, and the cores busy (Linux). */
   cpu?: CpuSpent;
 }
 
@@ -74,7 +72,6 @@ async function drive(
   connections: number,
 ): Promise<Figures> {
   let peakRss = 0;
-  const before = cpuTimes();
   const meter = startCpuMeter(server.child.pid ?? 0);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
   const result = await autocannon({
@@ -94,7 +91,6 @@ async function drive(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     rssUnderLoadBytes: peakRss,
-    stolen: stolenShare(before),
     ...(cpu ? { cpu } : {}),
   };
 }
@@ -140,7 +136,7 @@ function table(rows: Figures[]): string {
     row.cpu === undefined ? "" : row.cpu.serverMain.toFixed(1),
     row.cpu === undefined ? "" : row.cpu.generator.toFixed(1),
     row.cpu === undefined ? "" : row.cpu.coresBusy.toFixed(2),
-    row.stolen === undefined ? "" : `${(row.stolen * 100).toFixed(1)}%`,
+    row.cpu === undefined ? "" : `${(row.cpu.stolen * 100).toFixed(1)}%`,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => line[column]!.length)),
