@@ -55,11 +55,17 @@ export function cpuTimes(): CpuTimes | undefined {
   }
 }
 
-/** CPU time used so far by a process and its children, and by its main thread apart, in µs. */
+/**
+ * CPU time used so far by a process and its children (cluster workers), and by their main
+ * threads apart, in µs: with `WORKERS` above 1 the requests are served by the workers' main
+ * threads, not by the primary's.
+ */
 export function processCpuMicros(pid: number): { all: number; main: number } | undefined {
   try {
-    const all = [pid, ...childPids(pid)].reduce((sum, one) => sum + statMicros(`/proc/${one}/stat`), 0);
-    return { all, main: statMicros(`/proc/${pid}/task/${pid}/stat`) };
+    const pids = [pid, ...childPids(pid)];
+    const sum = (path: (one: number) => string) =>
+      pids.reduce((total, one) => total + statMicros(path(one)), 0);
+    return { all: sum((one) => `/proc/${one}/stat`), main: sum((one) => `/proc/${one}/task/${one}/stat`) };
   } catch {
     return undefined;
   }
@@ -89,7 +95,7 @@ export function childPids(pid: number): number[] {
 
 /**
  * Where the machine's CPU went during a stretch of load, in µs a request: the whole machine
- * (busy, not idle or stolen), the server's process and its main thread, the load generator
+ * (busy, not idle or stolen), the server's processes and their main threads, the load generator
  * (this process, which runs autocannon), and how many cores were busy. With every core busy, a
  * server's req/s is the machine's cores divided by `machine`; with cores to spare, the server's
  * main thread is usually the limit (docs/performance.md "What limits the ratios").

@@ -111,7 +111,7 @@ function table(rows: Figures[]): string {
     "2×(in-process+bare) µs",
     "machine CPU µs/req",
     "server",
-    "its main thread",
+    "main thread(s)",
     "generator",
     "cores busy",
     "stolen",
