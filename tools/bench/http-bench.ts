@@ -23,77 +23,15 @@
  *   npm run bench -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
  *                    [--zips 1000] [--only parse,lookup] [--workers 1] [--bare-warmup 3]
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { encodeUlid } from "../../src/parcels/binary-ulid.js";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
 import { projectPath } from "../../src/paths.js";
-import { buildSyntheticIndex } from "../synthetic-index.js";
-import { startServer } from "./processes.js";
-import type { ServerProcess } from "./processes.js";
-import { startCpuMeter } from "./bench-support.js";
-import type { CpuSpent } from "./bench-support.js";
+import { bareRound, BENCH_KEY, drive, medianBy, startBenchService, syntheticIndex } from "./http-rounds.js";
+import type { Figures } from "./http-rounds.js";
 import { inProcessCosts } from "./in-process-cost.js";
-import { buildScenarios, requestsOf } from "./scenarios.js";
-import type { SampledParcel, Scenario } from "./scenarios.js";
-
-const BENCH_KEY = "sk_bench_0123456789abcdefghijklmnopqrstu";
-
-interface Figures {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  p999Ms: number;
-  non2xx: number;
-  errors: number;
-  ratioToBare?: number;
-  /** The bare server's req/s in the round paired with this one. */
-  bareRequestsPerSecond?: number;
-  /** Every round of a request type, each with its paired bare round's req/s and the ratio. */
-  rounds?: Figures[];
-  rssUnderLoadBytes?: number;
-  /** CPU µs of the same work in process (no HTTP, accounts or billing). */
-  inProcessMicros?: number;
-  /** The target: 2 × (in-process cost + the bare server's cost per request), in µs. */
-  boundMicros?: number;
-  /** Where the CPU went, in µs a request, and the cores busy (Linux). */
-  cpu?: CpuSpent;
-}
-
-async function drive(
-  server: ServerProcess,
-  scenario: Scenario,
-  seconds: number,
-  connections: number,
-): Promise<Figures> {
-  let peakRss = 0;
-  const meter = startCpuMeter(server.child.pid ?? 0);
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssBytes())), 500);
-  const result = await autocannon({
-    url: server.url,
-    connections,
-    duration: seconds,
-    requests: requestsOf(scenario),
-  });
-  clearInterval(sampler);
-  const cpu = meter.stop(result.requests.total);
-  return {
-    name: scenario.name,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    p999Ms: result.latency.p99_9,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    rssUnderLoadBytes: peakRss,
-    ...(cpu ? { cpu } : {}),
-  };
-}
+import { buildScenarios } from "./scenarios.js";
 
 function table(rows: Figures[]): string {
   const header = [
@@ -146,38 +84,6 @@ function table(rows: Figures[]): string {
     .join("\n");
 }
 
-/** The round whose `key` is the median (the lower of the two middle ones for an even count). */
-function medianBy(rounds: Figures[], key: (row: Figures) => number): Figures {
-  const sorted = [...rounds].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-/**
- * A synthetic national index of `parcels` parcels in `zips` ZIPs, built into `dir`, and a spread
- * sample of its parcels (about 2,000) for the lookups to ask for.
- */
-async function syntheticIndex(dir: string, parcels: number, zips: number): Promise<SampledParcel[]> {
-  const sample: SampledParcel[] = [];
-  const every = Math.max(1, Math.floor(parcels / 2000));
-  let seen = 0;
-  const started = Date.now();
-  await buildSyntheticIndex(new LocalBlobStore(dir), parcels, zips, (entry) => {
-    if (seen++ % every !== 0 || entry.alias) return;
-    sample.push({
-      serviceId: `adr_${encodeUlid(entry.id)}`,
-      addressNumber: entry.addressNumber,
-      streetName: entry.streetName,
-      streetSuffix: entry.streetSuffix,
-      zip5: entry.zip5,
-      status: entry.status,
-    });
-  });
-  process.stderr.write(
-    `synthetic index: ${seen} entries in ${zips} ZIPs, built in ${(Date.now() - started) / 1000} s\n`,
-  );
-  return sample;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -209,19 +115,7 @@ async function main(): Promise<void> {
     NODE_ENV: "production",
     WORKERS: values.workers,
   };
-  // The demo team's credit (1,000 units) would run out within seconds at these rates, and every
-  // later answer would be a 402: the first start creates the team, the operator adds credit
-  // (the embedded database is free while the service is stopped), and the measured run starts.
-  const first = await startServer(projectPath("dist", "src", "main.js"), serviceEnv);
-  await first.stop();
-  execFileSync(
-    process.execPath,
-    [projectPath("bin", "situs"), "admin", "credit", "add", "team_demo", "1000000000"],
-    {
-      env: { ...process.env, ...serviceEnv },
-    },
-  );
-  const service = await startServer(projectPath("dist", "src", "main.js"), serviceEnv);
+  const service = await startBenchService(serviceEnv);
   try {
     const rssAtRest = service.rssBytes();
     const scenarios = buildScenarios(BENCH_KEY, parcels).filter(
@@ -230,23 +124,6 @@ async function main(): Promise<void> {
     process.stderr.write(
       `service up; ${scenarios.length} scenarios, ${rounds} rounds of ${seconds} s each beside the bare server's, at ${connections} connections, after ${warmup} s each unmeasured\n`,
     );
-    const bareScenario: Scenario = {
-      name: "bare",
-      method: "POST",
-      paths: ["/bare"],
-      headers: { "content-type": "application/json" },
-      bodies: ['{"line":"1 MAIN ST"}'],
-    };
-    /** A round of a fresh bare server, after its own warm-up. */
-    const bareRound = async (): Promise<Figures> => {
-      const bare = await startServer(projectPath("dist", "tools", "bench", "bare-server.js"), { PORT: "0" });
-      try {
-        if (bareWarmup > 0) await drive(bare, bareScenario, bareWarmup, connections);
-        return await drive(bare, bareScenario, seconds, connections);
-      } finally {
-        await bare.stop();
-      }
-    };
     // Each request type is measured right after its own warm-up: warmed all first, the first
     // measured ran beside the collection of what the others' warm-ups left in the heap.
     const bareRounds: Figures[] = [];
@@ -255,7 +132,7 @@ async function main(): Promise<void> {
       if (warmup > 0) await drive(service, scenario, warmup, connections);
       const measured: Figures[] = [];
       for (let round = 0; round < rounds; round++) {
-        const baseline = await bareRound();
+        const baseline = await bareRound(seconds, bareWarmup, connections);
         const figures = await drive(service, scenario, seconds, connections);
         figures.bareRequestsPerSecond = baseline.requestsPerSecond;
         figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;

@@ -15,8 +15,9 @@ export function startServer(
   script: string,
   env: Record<string, string>,
   timeoutMs = 60_000,
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -49,6 +50,7 @@ export function startServer(
         stop: () =>
           new Promise((done) => {
             stopping = true;
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once("exit", () => done());
             child.kill("SIGTERM");
           }),
