@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { copyBinary } from "../../src/accounts/sql/copy-binary.js";
+import { copyBinary, COPY_HEADER, COPY_TRAILER, copyTuples } from "../../src/accounts/sql/copy-binary.js";
 import type { CopyColumn } from "../../src/accounts/sql/copy-binary.js";
 import type { CopyValue } from "../../src/accounts/sql/database.js";
 import { openPgliteForTest, openPostgresForTest, serverSkip } from "../support/databases.js";
@@ -121,4 +121,12 @@ test("the format: signature, field counts, lengths (-1 for NULL), big-endian val
     Buffer.from([0xff, 0xff]),
   ]);
   assert.deepEqual(bytes, expected);
+});
+
+test("the tuples alone are what copyBinary writes between its header and trailer", () => {
+  assert.deepEqual(
+    copyBinary(COLUMNS, ROWS),
+    Buffer.concat([COPY_HEADER, copyTuples(COLUMNS, ROWS), COPY_TRAILER]),
+  );
+  assert.deepEqual(copyTuples(COLUMNS, []), Buffer.alloc(0));
 });

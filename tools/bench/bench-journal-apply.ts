@@ -1,15 +1,17 @@
 /**
  * What applying the usage journal costs the embedded database: CPU per usage row of
- * `billJournalText` (the journal's lines read, copied into usage_records, month spend updated
- * by the trigger), with PGlite in this thread so every microsecond is counted. In the service
- * this runs on PGlite's own thread, which shares the machine's cores with the one answering.
+ * `billJournal` (the journal's tuples checked and copied into usage_records as they are, month
+ * spend updated by the trigger), with PGlite in this thread so every microsecond is counted. In
+ * the service this runs on PGlite's own thread, which shares the machine's cores with the one
+ * answering.
  *   node dist/tools/bench/bench-journal-apply.js [--rows 4000] [--rounds 25]
  * Prints the median and the best round, after two unmeasured rounds.
  */
-import { journalLine, billJournalText } from "../../src/accounts/sql/journal-lines.js";
+import type { UsageRecord } from "../../src/accounts/accounts.js";
 import { migrate } from "../../src/accounts/sql/migrations.js";
 import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
 import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/accounts/sql/demo-team.js";
+import { billJournal, encodeJournal } from "../../src/accounts/sql/usage-journal.js";
 import { flag } from "./bench-support.js";
 
 const rows = Number(flag("rows", "4000"));
@@ -20,12 +22,12 @@ try {
   await migrate(db);
   await ensureDemoTeam(db);
   let sequence = 0;
-  const journal = (): string => {
+  const journal = (): Buffer => {
     const now = Date.now();
-    let text = "";
+    const records: UsageRecord[] = [];
     for (let i = 0; i < rows; i++) {
       sequence++;
-      text += journalLine({
+      records.push({
         requestId: `req_bench${String(sequence).padStart(20, "0")}`,
         teamId: DEMO_TEAM_ID,
         keyId: "key_bench",
@@ -35,13 +37,13 @@ try {
         log: { method: "POST", path: "/v1/parse", latencyMs: 0.125 },
       });
     }
-    return text;
+    return encodeJournal(records);
   };
   const perRow: number[] = [];
   for (let round = 0; round < rounds + 2; round++) {
-    const text = journal();
+    const bytes = journal();
     const start = process.cpuUsage();
-    await billJournalText(db, text, 2000);
+    await billJournal(db, bytes, 2000);
     const used = process.cpuUsage(start);
     if (round >= 2) perRow.push((used.user + used.system) / rows);
   }

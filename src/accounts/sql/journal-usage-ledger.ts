@@ -5,10 +5,11 @@ import { promisify } from "node:util";
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../turn-end.js";
 import type { UsageLedger, UsageRecord } from "../accounts.js";
-import { journalLine } from "./journal-lines.js";
 import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
 import type { PgliteThreadDatabase } from "./pglite-thread-database.js";
+import { encodeJournal } from "./usage-journal.js";
+import type { JournalFormat } from "./usage-journal.js";
 
 export interface JournalLedgerOptions {
   /** The journal's directory; one process owns it (the embedded database's lock guards both). */
@@ -48,7 +49,8 @@ interface Segment {
   named: Promise<void>;
 }
 
-const SEGMENT = /^usage-(\d{12})\.jsonl$/;
+/** A journal's name: its number and its format (usage-journal.ts). */
+const SEGMENT = /^usage-(\d{12})\.(copy|jsonl)$/;
 /** Writes running at once: a row waits for one write, never for one already running plus its own. */
 const MAX_WRITES = 8;
 const MAX_ROWS_PER_WRITE = 5000;
@@ -58,15 +60,17 @@ const closeFd = promisify(close);
 
 /**
  * The usage ledger of the embedded database. A usage row is durable once it is in an
- * append-only journal on the local disk: `record()` resolves after the synchronous write (the
+ * append-only journal on the local disk, encoded once as a binary COPY tuple (usage-journal.ts):
+ * `record()` resolves after the synchronous write (the
  * file is opened with O_DSYNC) that covers it, and after the directory's sync that made a new
  * journal's name durable. Rows arriving in one turn of the event loop share one write, and up
  * to eight writes overlap (group commit in the operating system, with no database work on the
  * answer's path).
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
- * written into the database in large batches (COPY, idempotent by request ID; read from the
- * bytes that synced, on the embedded database's own thread) and the file deleted. At start,
- * journals left by a process that died are applied first.
+ * written into the database in large batches (its synced tuples copied as they are, on the
+ * embedded database's own thread; idempotent by request ID) and the file deleted. At start,
+ * journals left by a process that died are applied first, those of the older JSON-lines format
+ * too.
  */
 export class JournalUsageLedger implements UsageLedger {
   private waiting: Waiting[] = [];
@@ -117,7 +121,7 @@ export class JournalUsageLedger implements UsageLedger {
 
   private append(segment: Segment, batch: Waiting[]): void {
     const records = batch.map((waiting) => waiting.usage);
-    const bytes = Buffer.from(records.map(journalLine).join(""), "utf8");
+    const bytes = encodeJournal(records);
     const offset = segment.size;
     segment.size += bytes.length;
     this.inFlight++;
@@ -170,7 +174,7 @@ export class JournalUsageLedger implements UsageLedger {
   }
 
   private openSegment(): Segment {
-    const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.jsonl`);
+    const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.copy`);
     // O_DSYNC: a write returns once its data is on the disk, so each append is one system call
     // (and one trip to libuv's thread pool) rather than a write and then an fdatasync.
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
@@ -200,9 +204,9 @@ export class JournalUsageLedger implements UsageLedger {
       const segment = this.closedSegments[0]!;
       await Promise.all(segment.writes);
       try {
-        // PGlite's thread reads and converts the rows; this thread only joins the synced writes'
-        // bytes into one buffer, which is moved there (PgliteThreadDatabase.billJournal).
-        await this.db.billJournal(Buffer.concat(segment.synced), this.options.applyBatch);
+        // The synced writes' tuples, joined into one buffer and moved to PGlite's thread, which
+        // copies them into the database as they are (PgliteThreadDatabase.billJournal).
+        await this.db.billJournal(Buffer.concat(segment.synced), "copy", this.options.applyBatch);
         this.options.pendingSpend?.settle(segment.spend);
         segment.synced = [];
         await closeFd(segment.fd).catch(() => {});
@@ -255,13 +259,18 @@ export async function applyLeftoverJournals(
     .sort();
   let sequence = 0;
   for (const name of leftover) {
-    sequence = Math.max(sequence, Number(SEGMENT.exec(name)![1]));
+    const [, number, format] = SEGMENT.exec(name)!;
+    sequence = Math.max(sequence, Number(number));
     const path = join(options.dir, name);
     const bytes = readFileSync(path);
     const size = bytes.length; // the buffer is moved to PGlite's thread, and empty here after
-    await db.billJournal(bytes, options.applyBatch);
+    const unread = await db.billJournal(bytes, format as JournalFormat, options.applyBatch);
     await unlink(path);
     if (size > 0) options.log?.info({ journal: name, bytes: size }, "usage journal applied");
+    if (unread > 0) {
+      // Holes and torn ends of writes that never synced (no answer waited on them): tupleRuns.
+      options.log?.warn({ journal: name, bytes: unread }, "usage journal bytes not read");
+    }
   }
   return sequence;
 }

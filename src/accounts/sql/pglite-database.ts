@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { copyBinary } from "./copy-binary.js";
+import { copyBinary, COPY_HEADER, COPY_TRAILER } from "./copy-binary.js";
 import type { CopyColumn } from "./copy-binary.js";
 import { copyStatement } from "./database.js";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
@@ -61,7 +61,19 @@ export class PgliteDatabase implements Database {
     columns: readonly CopyColumn[],
     rows: readonly (readonly CopyValue[])[],
   ): Promise<void> {
-    await copyBlob(this.db, table, columns, rows);
+    await copyBlob(this.db, table, columns, [copyBinary(columns, rows)]);
+  }
+
+  /**
+   * Appends rows already in binary COPY tuple form (copyTuples) to `table`: `parts` are joined
+   * between one header and one trailer, never decoded here. All or nothing, like copyRows.
+   */
+  async copyTuples(
+    table: string,
+    columns: readonly CopyColumn[],
+    parts: readonly Uint8Array[],
+  ): Promise<void> {
+    await copyBlob(this.db, table, columns, [COPY_HEADER, ...parts, COPY_TRAILER]);
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -70,7 +82,7 @@ export class PgliteDatabase implements Database {
         query: async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
           (await tx.query<R>(sql, params as unknown[])).rows,
         script: async (sql: string) => void (await tx.exec(sql)),
-        copyRows: (table, columns, rows) => copyBlob(tx, table, columns, rows),
+        copyRows: (table, columns, rows) => copyBlob(tx, table, columns, [copyBinary(columns, rows)]),
       }),
     );
   }
@@ -92,9 +104,7 @@ async function copyBlob(
   db: Pick<PGlite, "query">,
   table: string,
   columns: readonly CopyColumn[],
-  rows: readonly (readonly CopyValue[])[],
+  input: readonly Uint8Array[],
 ): Promise<void> {
-  await db.query(copyStatement(table, columns, "'/dev/blob'"), [], {
-    blob: new Blob([copyBinary(columns, rows)]),
-  });
+  await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([...input]) });
 }

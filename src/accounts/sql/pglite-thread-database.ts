@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { CopyValue, Database, Queryable, Row, Subscriber } from "./database.js";
 import type { CopyColumn } from "./copy-binary.js";
+import type { JournalFormat } from "./usage-journal.js";
 
 /** What the main thread asks of the database thread (pglite-worker.ts). */
 export type WorkerRequest = { id: number } & (
@@ -13,7 +14,7 @@ export type WorkerRequest = { id: number } & (
       rows: readonly (readonly CopyValue[])[];
       tx?: number;
     }
-  | { op: "bill-journal"; bytes: Uint8Array; batch: number; tx?: undefined }
+  | { op: "bill-journal"; bytes: Uint8Array; format: JournalFormat; batch: number; tx?: undefined }
   | { op: "begin"; tx?: undefined }
   | { op: "commit" | "rollback"; tx: number }
   | { op: "listen"; channel: string; tx?: undefined }
@@ -140,16 +141,17 @@ export class PgliteThreadDatabase implements Database {
   }
 
   /**
-   * Bills the rows of usage-journal bytes (journal-lines.ts) on the database's thread, so that
-   * reading and converting a whole journal costs the thread that answers requests nothing. The
-   * bytes' buffer is moved to that thread: the caller must own all of it and not use it again.
+   * Bills the rows of usage-journal bytes in `format` (usage-journal.ts) on the database's
+   * thread, so that taking in a whole journal costs the thread that answers requests nothing.
+   * The bytes' buffer is moved to that thread: the caller must own all of it and not use it
+   * again. Resolves with how many bytes were not read (a write that never synced; tupleRuns).
    */
-  billJournal(bytes: Uint8Array, batch: number): Promise<void> {
+  billJournal(bytes: Uint8Array, format: JournalFormat, batch: number): Promise<number> {
     // Only a view of a whole buffer is moved: a small Buffer is a slice of Node's shared pool,
     // which must not be detached (Node 21+ refuses to move it; 20 copies it), so it is copied.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    return this.call<void>(
-      { op: "bill-journal", bytes, batch },
+    return this.call<number>(
+      { op: "bill-journal", bytes, format, batch },
       undefined,
       whole ? [bytes.buffer as ArrayBuffer] : [],
     );

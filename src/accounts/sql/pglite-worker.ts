@@ -1,8 +1,9 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Queryable } from "./database.js";
-import { billJournalText } from "./journal-lines.js";
 import { PgliteDatabase } from "./pglite-database.js";
 import type { WorkerReply, WorkerRequest } from "./pglite-thread-database.js";
+import { billJournal, billJsonJournal } from "./usage-journal.js";
+import type { JournalFormat } from "./usage-journal.js";
 
 /**
  * The embedded database's own thread: PGlite runs PostgreSQL in WebAssembly and writes its files
@@ -60,6 +61,23 @@ async function end(id: number, commit: boolean): Promise<void> {
   await open.finished;
 }
 
+/**
+ * Bills usage-journal bytes (usage-journal.ts): a `copy` journal's tuples go into the database
+ * as they are; a `jsonl` one, left by an older version, is parsed. Returns the bytes not read.
+ */
+async function applyJournal(
+  db: PgliteDatabase,
+  bytes: Uint8Array,
+  format: JournalFormat,
+  batch: number,
+): Promise<number> {
+  if (format === "copy") {
+    return billJournal(db, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), batch);
+  }
+  await billJsonJournal(db, new TextDecoder().decode(bytes), batch);
+  return 0;
+}
+
 async function handle(db: PgliteDatabase, request: WorkerRequest): Promise<unknown> {
   const on: Queryable | undefined = request.tx === undefined ? db : transactions.get(request.tx)?.tx;
   if (on === undefined) throw new Error(`no open transaction ${request.tx}`);
@@ -71,7 +89,7 @@ async function handle(db: PgliteDatabase, request: WorkerRequest): Promise<unkno
     case "copy":
       return on.copyRows(request.table, request.columns, request.rows);
     case "bill-journal":
-      return billJournalText(db, new TextDecoder().decode(request.bytes), request.batch);
+      return applyJournal(db, request.bytes, request.format, request.batch);
     case "begin":
       return begin(db, request.id);
     case "commit":

@@ -15,7 +15,8 @@ import type { CopyValue, Database, Queryable } from "./database.js";
  *   whatever had been added to month spend.
  * Credit left is derived from month spend (team-standing.ts), so billing writes no team row.
  */
-const COLUMNS: readonly CopyColumn[] = [
+/** usage_records' columns as the ledger writes them (the usage journal's tuples hold these too). */
+export const USAGE_COLUMNS: readonly CopyColumn[] = [
   { name: "request_id", type: "text" },
   { name: "team_id", type: "text" },
   { name: "key_id", type: "text" },
@@ -64,14 +65,27 @@ const REFUND = `
 /** Writes a batch; resolves once it is committed. Returns how many rows were new. */
 export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
-  const rows = records.map(copyRow);
+  const rows = records.map(usageRow);
   try {
-    await db.copyRows("usage_records", COLUMNS, rows);
+    await db.copyRows("usage_records", USAGE_COLUMNS, rows);
     return records.length;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, COLUMNS));
+  return insertNew(db, rows);
+}
+
+/**
+ * Inserts the rows of a batch whose request IDs are new, skipping the others (ON CONFLICT DO
+ * NOTHING): what billUsage does once the batch's copy failed on a duplicate key, for callers
+ * that copied the batch themselves (usage-journal.ts). Returns how many rows were new.
+ */
+export function insertNewUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<number> {
+  return insertNew(db, unique(batch).map(usageRow));
+}
+
+async function insertNew(db: Queryable, rows: readonly (readonly CopyValue[])[]): Promise<number> {
+  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, USAGE_COLUMNS));
   return Number(inserted[0]?.inserted ?? 0);
 }
 
@@ -79,7 +93,7 @@ export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): P
 export async function voidUsage(db: Database, batch: readonly UsageRecord[]): Promise<number> {
   const records = unique(batch);
   return db.transaction(async (tx) => {
-    await tx.query(TOMBSTONE, columnsOf(records.map(copyRow), COLUMNS));
+    await tx.query(TOMBSTONE, columnsOf(records.map(usageRow), USAGE_COLUMNS));
     const rows = await tx.query<{ refunded: unknown }>(REFUND, [records.map((r) => r.requestId)]);
     return Number(rows[0]?.refunded ?? 0);
   });
@@ -89,7 +103,8 @@ function unique(batch: readonly UsageRecord[]): UsageRecord[] {
   return [...new Map(batch.map((record) => [record.requestId, record])).values()];
 }
 
-function copyRow(r: UsageRecord): CopyValue[] {
+/** A usage row's values in USAGE_COLUMNS' order; a row without a log entry has NULL method, path, latency. */
+export function usageRow(r: UsageRecord): CopyValue[] {
   const log = r.log;
   return [
     r.requestId,
