@@ -5,12 +5,15 @@
  *   bare     the bare Fastify server of `npm run bench` (a constant answer; a fresh process a round);
  *   floor    floor-server.ts: the service's parser or index and body check behind Fastify, and
  *            nothing else (no key check, no billing, no request log);
+ *   written  the same, each answer sent once its usage row is written to a file (the rows of a
+ *            turn in one write, to the page cache): the least any ledger outside the process can do;
+ *   synced   the same file synced (O_DSYNC): the least any durable ledger can do, with no database;
  *   billed   the same, each answer sent once its usage row is durable in the service's own
- *            ledger (the least a server can do and still bill as DECISIONS.md requires);
+ *            ledger (the least the service can do and still bill as DECISIONS.md requires);
  *   service  the whole service, as `npm run bench` starts it.
  * Prints each one's req/s, p99 and share of the bare server's rate (medians over the rounds of
- * each round's ratio), and billed against floor: the share of the rate that durable billing
- * alone leaves, whatever the rest of the service does.
+ * each round's ratio), and the billing servers' against floor in the same round: the share of
+ * the rate that writing, syncing or billing each answer's row alone leaves.
  *
  *   npm run bench:floor -- [--seconds 5] [--warmup 5] [--rounds 3] [--connections 50]
  *                          [--parcels 1000000] [--zips 1000] [--only parse,lookup] [--bare-warmup 3]
@@ -26,7 +29,9 @@ import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
 import { buildScenarios } from "./scenarios.js";
 
-const SERVERS = ["floor", "billed", "service"] as const;
+const SERVERS = ["floor", "written", "synced", "billed", "service"] as const;
+/** The servers that hold each answer for its usage row, quoted against floor too. */
+const LEDGERS: readonly ServerName[] = ["written", "synced", "billed"];
 type ServerName = (typeof SERVERS)[number];
 
 interface Row {
@@ -36,7 +41,7 @@ interface Row {
   p99Ms: number;
   /** Median over the rounds of this server's req/s over the paired bare round's. */
   ofBare: number;
-  /** billed only: median over the rounds of billed req/s over floor req/s in the same round. */
+  /** Ledger servers: median over the rounds of their req/s over floor's in the same round. */
   ofFloor?: number;
   errors: number;
   non2xx: number;
@@ -81,9 +86,14 @@ async function main(): Promise<void> {
   const floorServer = projectPath("dist", "tools", "bench", "floor-server.js");
   const servers = new Map<ServerName, ServerProcess>();
   try {
-    servers.set("floor", await startServer(floorServer, envOf("floor"), 60_000, ["floor"]));
-    servers.set("billed", await startServer(floorServer, envOf("billed"), 60_000, ["billed"]));
-    servers.set("service", await startBenchService(envOf("service")));
+    for (const name of SERVERS) {
+      servers.set(
+        name,
+        name === "service"
+          ? await startBenchService(envOf(name))
+          : await startServer(floorServer, envOf(name), 60_000, [name]),
+      );
+    }
     const scenarios = buildScenarios(BENCH_KEY, parcels).filter((scenario) =>
       values.only.split(",").includes(scenario.name),
     );
@@ -111,12 +121,12 @@ async function main(): Promise<void> {
       rows.push({ ...summary(scenario.name, "bare", bare, (row) => row.requestsPerSecond), ofBare: 1 });
       for (const name of SERVERS)
         rows.push(summary(scenario.name, name, measured.get(name)!, (row) => row.ratioToBare!));
-      const billed = rows.at(-2)!;
       const floor = measured.get("floor")!;
-      const ofFloor = measured
-        .get("billed")!
-        .map((row, round) => row.requestsPerSecond / floor[round]!.requestsPerSecond);
-      billed.ofFloor = ofFloor.sort((a, b) => a - b)[Math.floor((ofFloor.length - 1) / 2)];
+      for (const row of rows.slice(-SERVERS.length)) {
+        if (!LEDGERS.includes(row.server as ServerName)) continue;
+        const ofFloor = row.rounds.map((round, i) => round.requestsPerSecond / floor[i]!.requestsPerSecond);
+        row.ofFloor = ofFloor.sort((a, b) => a - b)[Math.floor((ofFloor.length - 1) / 2)];
+      }
     }
     process.stdout.write(`${table(rows)}\n`);
     const resultsDir = projectPath("bench", "results");
@@ -161,7 +171,7 @@ function summary(
 }
 
 function table(rows: Row[]): string {
-  const header = ["request", "server", "req/s", "p99 ms", "of bare", "billed of floor", "non-2xx"];
+  const header = ["request", "server", "req/s", "p99 ms", "of bare", "of floor", "non-2xx"];
   const lines = rows.map((row) => [
     row.request,
     row.server,
