@@ -18,12 +18,21 @@
  *   npm run bench:floor -- [--seconds 5] [--warmup 5] [--rounds 3] [--connections 50]
  *                          [--parcels 1000000] [--zips 1000] [--only parse,lookup] [--bare-warmup 3]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { projectPath } from "../../src/paths.js";
-import { bareRound, BENCH_KEY, drive, medianBy, startBenchService, syntheticIndex } from "./http-rounds.js";
+import {
+  alignedTable,
+  bareRound,
+  BENCH_KEY,
+  drive,
+  medianBy,
+  startBenchService,
+  syntheticIndex,
+  writeResults,
+} from "./http-rounds.js";
 import type { Figures } from "./http-rounds.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
@@ -129,14 +138,7 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(`${table(rows)}\n`);
-    const resultsDir = projectPath("bench", "results");
-    mkdirSync(resultsDir, { recursive: true });
-    const file = join(resultsDir, `floor-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(
-      file,
-      `${JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rows }, null, 2)}\n`,
-    );
-    process.stdout.write(`figures written to ${file}\n`);
+    writeResults("floor", { seconds, rounds, connections, rows });
     const failed = rows.filter((row) => row.errors > 0 || row.non2xx > 0);
     if (failed.length > 0) {
       process.stderr.write(
@@ -181,12 +183,7 @@ function table(rows: Row[]): string {
     row.ofFloor === undefined ? "" : `${(row.ofFloor * 100).toFixed(1)}%`,
     String(row.non2xx),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => line[column]!.length)),
-  );
-  return [header, ...lines]
-    .map((line) => line.map((cell, column) => cell.padStart(widths[column]!)).join("  "))
-    .join("\n");
+  return alignedTable(header, lines);
 }
 
 await main();

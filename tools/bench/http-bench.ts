@@ -23,12 +23,20 @@
  *   npm run bench -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
  *                    [--zips 1000] [--only parse,lookup] [--workers 1] [--bare-warmup 3]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { projectPath } from "../../src/paths.js";
-import { bareRound, BENCH_KEY, drive, medianBy, startBenchService, syntheticIndex } from "./http-rounds.js";
+import {
+  alignedTable,
+  bareRound,
+  BENCH_KEY,
+  drive,
+  medianBy,
+  startBenchService,
+  syntheticIndex,
+  writeResults,
+} from "./http-rounds.js";
 import type { Figures } from "./http-rounds.js";
 import { inProcessCosts } from "./in-process-cost.js";
 import { buildScenarios } from "./scenarios.js";
@@ -76,12 +84,7 @@ function table(rows: Figures[]): string {
     row.cpu === undefined ? "" : row.cpu.coresBusy.toFixed(2),
     row.cpu === undefined ? "" : `${(row.cpu.stolen * 100).toFixed(1)}%`,
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...lines.map((line) => line[column]!.length)),
-  );
-  return [header, ...lines]
-    .map((line) => line.map((cell, column) => cell.padStart(widths[column]!)).join("  "))
-    .join("\n");
+  return alignedTable(header, lines);
 }
 
 async function main(): Promise<void> {
@@ -162,14 +165,7 @@ async function main(): Promise<void> {
       rounds: bareRounds,
     });
     process.stdout.write(`${table(rows)}\n\nservice RSS at rest: ${(rssAtRest / 2 ** 20).toFixed(0)} MiB\n`);
-    const resultsDir = projectPath("bench", "results");
-    mkdirSync(resultsDir, { recursive: true });
-    const file = join(resultsDir, `http-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(
-      file,
-      `${JSON.stringify({ at: new Date().toISOString(), seconds, rounds, connections, rssAtRestBytes: rssAtRest, rows }, null, 2)}\n`,
-    );
-    process.stdout.write(`figures written to ${file}\n`);
+    writeResults("http", { seconds, rounds, connections, rssAtRestBytes: rssAtRest, rows });
     const failed = rows.filter((row) => row.errors > 0);
     if (failed.length > 0) {
       process.stderr.write(

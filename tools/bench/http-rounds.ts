@@ -4,6 +4,8 @@
  * started as a user runs it.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import autocannon from "autocannon";
 import { encodeUlid } from "../../src/parcels/binary-ulid.js";
 import { LocalBlobStore } from "../../src/parcels/blob-store.js";
@@ -143,4 +145,24 @@ export async function startBenchService(env: Record<string, string>): Promise<Se
     },
   );
   return startServer(main, env);
+}
+
+/** Rows of cells as a table of right-aligned columns, the header first. */
+export function alignedTable(header: readonly string[], lines: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column]!.length)),
+  );
+  return [header, ...lines]
+    .map((line) => line.map((cell, column) => cell.padStart(widths[column]!)).join("  "))
+    .join("\n");
+}
+
+/** Writes a run's figures to bench/results/`name`-<time>.json and says where. */
+export function writeResults(name: string, figures: Record<string, unknown>): void {
+  const resultsDir = projectPath("bench", "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const at = new Date().toISOString();
+  const file = join(resultsDir, `${name}-${at.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${JSON.stringify({ at, ...figures }, null, 2)}\n`);
+  process.stdout.write(`figures written to ${file}\n`);
 }

@@ -12,8 +12,7 @@ import { billUsage, insertNewUsage, USAGE_COLUMNS, usageRow } from "./usage-writ
  * with no header or trailer, so applying a journal copies its bytes as they are; `jsonl` (written
  * by versions before it) holds one JSON array a line, applied only when left over at start.
  */
-export const JOURNAL_FORMATS = ["copy", "jsonl"] as const;
-export type JournalFormat = (typeof JOURNAL_FORMATS)[number];
+export type JournalFormat = "copy" | "jsonl";
 
 /** The rows as journal bytes: their COPY tuples, encoded once, on the thread that answers. */
 export function encodeJournal(records: readonly UsageRecord[]): Buffer {
