@@ -5,6 +5,7 @@ import { parseCommand } from "./parse-command.js";
 import { run as runExport } from "./export.js";
 import { run as runIngest } from "./ingest.js";
 import { run as runLookup } from "./lookup.js";
+import { run as runRemove } from "./remove.js";
 
 /**
  * `bin/situs`: the command line. Each subcommand is a module with a `run(args)` function;
@@ -27,7 +28,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "Manage teams, credit, budgets, API keys, portal users; show usage and logs.",
     run: runAdmin,
   },
-  ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
+  ingest: {
+    summary: "Build or update a parcel index from county files (--help for options).",
+    run: runIngest,
+  },
+  remove: { summary: "Drop counties from a parcel index (--fips F).", run: runRemove },
   export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
   lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
 };

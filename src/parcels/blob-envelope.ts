@@ -8,7 +8,7 @@ import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
  *   offset  size  field
  *   0       4     magic "SITX"
  *   4       2     format version (u16 LE), FORMAT_VERSION
- *   6       2     kind (u16 LE): 1 chunk, 2 ID directory shard, 3 street dictionary
+ *   6       2     kind (u16 LE): 1 chunk, 2 ID directory shard, 3 street dictionary, 4 places
  *   8       4     payload length after inflating (u32 LE)
  *   12      4     stored (compressed) length (u32 LE)
  *   16      4     CRC-32 of the stored bytes (u32 LE)
@@ -16,7 +16,7 @@ import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
  *   24      n     stored bytes
  */
 export const FORMAT_VERSION = 1;
-export const BLOB_KINDS = { chunk: 1, idShard: 2, streets: 3 } as const;
+export const BLOB_KINDS = { chunk: 1, idShard: 2, streets: 3, places: 4 } as const;
 export type BlobKind = keyof typeof BLOB_KINDS;
 
 const MAGIC = 0x58544953; // "SITX" read as u32 LE

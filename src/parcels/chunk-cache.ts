@@ -72,4 +72,14 @@ export class ByteLru {
       this.used -= entry.bytes;
     }
   }
+
+  /** Drops the entries of these keys. */
+  evictKeys(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (!entry) continue;
+      this.entries.delete(key);
+      this.used -= entry.bytes;
+    }
+  }
 }

@@ -8,7 +8,10 @@ import { TEXT_FIELDS } from "./parcel-row.js";
  * in one column, split per Pub 28), `lat`, `lon` and `parentApns`; `constants` fill fields the
  * file lacks (a county FIPS for the whole file, a state).
  */
-export type MappedField = TextField | "street" | "lat" | "lon" | "parentApns";
+export type MappedField = TextField | "street" | "address" | "lat" | "lon" | "parentApns";
+
+/** Values that mean "no value" unless a mapping lists its own (`missing`); compared ignoring case. */
+export const DEFAULT_MISSING = ["NA", "N/A", "NULL", "<Null>", "None", "-"] as const;
 
 export interface ColumnMapping {
   columns: Partial<Record<MappedField, string>>;
@@ -16,6 +19,8 @@ export interface ColumnMapping {
   /** Fields whose column may be missing from the header (read as empty). */
   optional?: MappedField[];
   delimiter?: string;
+  /** Values that mean "no value" (besides empty and whitespace); DEFAULT_MISSING when absent. */
+  missing?: string[];
 }
 
 export const CANONICAL_COLUMNS = [...TEXT_FIELDS, "lat", "lon", "parent_apns"] as const;
@@ -45,7 +50,7 @@ export const OPENADDRESSES_MAPPING: ColumnMapping = {
 
 export const FORMATS = { canonical: CANONICAL_MAPPING, openaddresses: OPENADDRESSES_MAPPING } as const;
 
-const FIELDS = new Set<string>([...CANONICAL_COLUMNS, "street", "parentApns"]);
+const FIELDS = new Set<string>([...CANONICAL_COLUMNS, "street", "address", "parentApns"]);
 
 /** Checks a mapping read from JSON; throws with every problem named. */
 export function parseMapping(json: unknown): ColumnMapping {
@@ -59,12 +64,20 @@ export function parseMapping(json: unknown): ColumnMapping {
   }
   if (json.constants !== undefined && !object(json.constants)) problems.push('"constants" must be an object');
   for (const [field, value] of Object.entries(object(json.constants) ? json.constants : {})) {
-    if (!FIELDS.has(field) || ["street", "lat", "lon", "parentApns", "parent_apns"].includes(field))
+    if (
+      !FIELDS.has(field) ||
+      ["street", "address", "lat", "lon", "parentApns", "parent_apns"].includes(field)
+    )
       problems.push(`unknown constant "${field}"`);
     if (typeof value !== "string") problems.push(`constant "${field}" must be a string`);
   }
   if (json.delimiter !== undefined && (typeof json.delimiter !== "string" || json.delimiter.length !== 1))
     problems.push('"delimiter" must be one character');
+  if (
+    json.missing !== undefined &&
+    !(Array.isArray(json.missing) && json.missing.every((v) => typeof v === "string"))
+  )
+    problems.push('"missing" must be a list of strings');
   if (problems.length > 0) throw new Error(`invalid mapping: ${problems.join("; ")}`);
   return json as unknown as ColumnMapping;
 }

@@ -18,6 +18,8 @@ export class Gazetteer {
   private readonly byZip = new Map<string, Place>();
   private readonly byCity = new Map<string, Map<string, string[]>>();
   private readonly grid = new Map<string, Place[]>();
+  /** `hasZipNear` answers by 1° cell and state: rows of one county fall in a few cells. */
+  private readonly near = new Map<string, boolean>();
 
   constructor(places: Iterable<Place>) {
     for (const place of places) {
@@ -72,6 +74,27 @@ export class Gazetteer {
       }
     }
     return best;
+  }
+
+  /**
+   * Whether some ZIP of `state` has its centroid within about two degrees of the point (the 5 × 5
+   * one-degree cells around it): a point of a county in that state always has. Coordinates that
+   * fail it are projected values read as degrees, swapped, or another state's.
+   */
+  hasZipNear(lat: number, lon: number, state: string): boolean {
+    const key = `${Math.floor(lat)},${Math.floor(lon)},${state}`;
+    let answer = this.near.get(key);
+    if (answer === undefined) {
+      answer = false;
+      for (let dLat = -2; dLat <= 2 && !answer; dLat++) {
+        for (let dLon = -2; dLon <= 2 && !answer; dLon++) {
+          const places = this.grid.get(cellKey(lat + dLat, lon + dLon)) ?? [];
+          answer = places.some((place) => place.state === state);
+        }
+      }
+      this.near.set(key, answer);
+    }
+    return answer;
   }
 }
 

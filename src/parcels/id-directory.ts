@@ -117,6 +117,18 @@ export class IdShard {
     return this.data.length + 64;
   }
 
+  /** Calls `visit` with every (ID, chunk, row) of the shard; the ID is a view, valid during the call. */
+  forEach(visit: (id: Uint8Array, chunk: number, row: number) => void): void {
+    const tables = 4 + this.count * 16;
+    for (let i = 0; i < this.count; i++) {
+      visit(
+        this.data.subarray(4 + i * 16, 20 + i * 16),
+        this.data.readUInt32LE(tables + i * 4),
+        this.data.readUInt32LE(tables + this.count * 4 + i * 4),
+      );
+    }
+  }
+
   find(id: Uint8Array): { chunk: number; row: number } | undefined {
     let low = 0;
     let high = this.count - 1;

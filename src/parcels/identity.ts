@@ -1,7 +1,7 @@
 import type { UlidGenerator } from "./binary-ulid.js";
 import type { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
-import { addressKey, hasAddress, identityKey, situsKey } from "./parcel-row.js";
+import { addressKey, apnKey, EXACT_APN, hasAddress, situsKey } from "./parcel-row.js";
 import type { StoredEntry } from "./stored-entry.js";
 
 /**
@@ -39,6 +39,28 @@ export interface IdentityStats {
   buildings: number;
 }
 
+/**
+ * The previous build's parcel that a parcel of this ingest continues (its identity key and APN as
+ * written): by key; a parcel keyed by its exact spelling (parcel-groups.ts) also continues the
+ * previous plain key written the same way, and a plain key a previous parcel keyed by its spelling.
+ */
+export function previousOf(
+  parcels: Map<string, PreviousParcel>,
+  key: string,
+  apn: string,
+): [string, PreviousParcel] | undefined {
+  const same = parcels.get(key);
+  if (same) return [key, same];
+  const exact = key.indexOf(EXACT_APN);
+  if (exact !== -1) {
+    const plain = parcels.get(key.slice(0, exact));
+    return plain?.record.apn === apn ? [key.slice(0, exact), plain] : undefined;
+  }
+  if (apn === "") return undefined;
+  const spelled = parcels.get(`${key}${EXACT_APN}${apn}`);
+  return spelled ? [`${key}${EXACT_APN}${apn}`, spelled] : undefined;
+}
+
 export function emptyPreviousState(): PreviousState {
   return { parcels: new Map(), superseded: [], buildings: new Map() };
 }
@@ -72,7 +94,9 @@ export function assignIdentities(
     // A superseded ID never becomes active again (SPEC.md "Parcel status"): an APN that returns
     // after being superseded is not in `parcels` and gets a new ID; a retired one gets its own back.
     const first = groups.firstRow(parcel);
-    const before = known ? previous.parcels.get(identityKey(first))?.record : undefined;
+    const before = known
+      ? previousOf(previous.parcels, groups.identityKey(parcel), first.apn)?.[1].record
+      : undefined;
     const id = before ? before.id : ids.next();
     if (before) stats.keptIds++;
     else {
@@ -123,7 +147,7 @@ function carryForward(
   const carried: StoredEntry[] = [...previous.superseded];
   const successorCount = new Map<string, number>();
   for (const [key, parcel] of previous.parcels) {
-    if (groups.has(key)) continue;
+    if (groups.holds(key, parcel.record.apn)) continue;
     const record = { ...parcel.record, alias: false };
     let successors = explicit.get(key) ?? [];
     if (successors.length > 0) stats.supersededByLineage++;
@@ -156,13 +180,19 @@ function explicitSuccessors(
   for (let parcel = 0; parcel < groups.size; parcel++) {
     if (!groups.hasSeveralRows(parcel) && groups.firstRow(parcel).parentApns.length === 0) continue;
     const rows: IngestRow[] = groups.rows(parcel);
-    const parents = new Set(rows.flatMap((row) => row.parentApns.map((apn) => `${row.fips}\t${apn}`)));
+    const first = groups.firstRow(parcel);
+    const parents = new Map(
+      rows.flatMap((row) => row.parentApns.map((apn) => [`${row.fips}\t${apnKey(apn)}`, apn])),
+    );
     if (parents.size === 0) continue;
-    const id = newIds.get(parcel) ?? previous.parcels.get(identityKey(groups.firstRow(parcel)))?.record.id;
+    const id =
+      newIds.get(parcel) ??
+      previousOf(previous.parcels, groups.identityKey(parcel), first.apn)?.[1].record.id;
     if (!id) continue;
-    for (const parent of parents) {
-      if (groups.has(parent) || !previous.parcels.has(parent)) continue;
-      successors.set(parent, [...(successors.get(parent) ?? []), id]);
+    for (const [parentKey, apn] of parents) {
+      const before = previousOf(previous.parcels, parentKey, apn);
+      if (!before || groups.holds(before[0], before[1].record.apn)) continue;
+      successors.set(before[0], [...(successors.get(before[0]) ?? []), id]);
     }
   }
   return successors;

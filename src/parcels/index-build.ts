@@ -8,9 +8,9 @@ import type { ByteLru } from "./chunk-cache.js";
 import { DecodedChunk } from "./chunk-format.js";
 import { IdShard, shardOf } from "./id-directory.js";
 import type { ParcelRecord } from "./lookup-types.js";
-import type { BlobRef, CurrentPointer, Manifest } from "./manifest.js";
-import { buildPrefix, parseCurrent, parseManifest } from "./manifest.js";
-import { StreetDictionary } from "./street-dictionary.js";
+import type { BlobRef, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
+import { buildPrefix, chunkPath, parseCurrent, parseManifest } from "./manifest.js";
+import { PlaceDirectory, StreetDictionary } from "./street-dictionary.js";
 
 /** A file of the build is missing from the store: the build cannot answer (503, not 404). */
 export class MissingBlobError extends Error {
@@ -29,6 +29,7 @@ export async function readCurrent(store: BlobStore): Promise<CurrentPointer | un
  */
 export class IndexBuild {
   private streetDictionary: StreetDictionary | undefined;
+  private placeDirectory: PlaceDirectory | undefined;
   private chunkIndexes: Map<string, number> | undefined;
   private chunkKeys: string[] | undefined;
 
@@ -59,7 +60,10 @@ export class IndexBuild {
   }
 
   private async read(ref: BlobRef, kind: BlobKind): Promise<Buffer> {
-    const name = `${buildPrefix(this.buildId)}/${ref.file}`;
+    const name =
+      kind === "chunk"
+        ? chunkPath(this.buildId, ref as ChunkRef)
+        : `${buildPrefix(this.buildId)}/${ref.file}`;
     const blob = await this.store.get(name);
     if (!blob) throw new MissingBlobError(`${name}: missing`);
     if (blob.length !== ref.bytes || crc32(blob) !== ref.crc32) {
@@ -76,8 +80,16 @@ export class IndexBuild {
 
   /** Cache keys of chunks, made once: a lookup asks for its chunk many thousand times a second. */
   private chunkCacheKey(index: number): string | undefined {
-    this.chunkKeys ??= this.manifest.chunks.map((ref) => `${this.buildId}/${ref.file}`);
-    return this.chunkKeys[index];
+    return this.chunkCacheKeys()[index];
+  }
+
+  /**
+   * The cache keys of every chunk, in manifest order: the file's own path in the store, so that a
+   * chunk one build kept from an earlier one is one cache entry for both.
+   */
+  chunkCacheKeys(): readonly string[] {
+    this.chunkKeys ??= this.manifest.chunks.map((ref) => chunkPath(this.buildId, ref));
+    return this.chunkKeys;
   }
 
   async chunk(index: number): Promise<DecodedChunk> {
@@ -98,6 +110,18 @@ export class IndexBuild {
   async streets(): Promise<StreetDictionary> {
     this.streetDictionary ??= new StreetDictionary(await this.read(this.manifest.streets, "streets"));
     return this.streetDictionary;
+  }
+
+  /** The cities of the build's chunks; empty for a build written before it had them. */
+  async places(): Promise<PlaceDirectory> {
+    const ref = this.manifest.places;
+    this.placeDirectory ??= ref ? new PlaceDirectory(await this.read(ref, "places")) : PlaceDirectory.empty();
+    return this.placeDirectory;
+  }
+
+  /** Every (parcel ID, chunk, row) of the ID directory, shard by shard. */
+  async *idEntries(): AsyncGenerator<IdShard> {
+    for (const ref of this.manifest.idShards) yield new IdShard(await this.read(ref, "idShard"));
   }
 
   /** Where a parcel's record is: one shard, then one chunk. */

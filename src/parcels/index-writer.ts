@@ -1,31 +1,45 @@
 import { createHash } from "node:crypto";
 import { encodeUlid, UlidGenerator } from "./binary-ulid.js";
-import { FORMAT_VERSION } from "./blob-envelope.js";
 import type { BlobKind } from "./blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteWriter } from "./byte-writer.js";
 import { encodeChunk } from "./chunk-format.js";
 import { IdCollector, shardCountFor } from "./id-directory.js";
-import type { BlobRef, BuildCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
-import { buildPrefix, MANIFEST_FORMAT } from "./manifest.js";
+import type { IdShard } from "./id-directory.js";
+import type { BlobRef, BuildCounts, ChunkCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
+import { buildPrefix, MANIFEST_FORMAT, MANIFEST_VERSION, parseManifest } from "./manifest.js";
 import type { StoredEntry } from "./stored-entry.js";
 import { SealPool } from "./seal-pool.js";
 import { sortEntries } from "./stored-entry.js";
-import { encodeStreetDictionary } from "./street-dictionary.js";
+import { encodeStreetDictionary, placeKey } from "./street-dictionary.js";
 
 /** How many builds publishing keeps (the new one and its predecessors) for readers still on them. */
 export const KEPT_BUILDS = 3;
 const PARALLEL_WRITES = 8;
 
+/** A chunk of an earlier build that a new build keeps as it is (its file is not rewritten). */
+export interface KeptChunk {
+  ref: ChunkRef;
+  /** The build whose manifest lists it, and its position there. */
+  fromBuild: string;
+  fromIndex: number;
+  streets: string[];
+  places: string[];
+}
+
 /**
- * Writes one immutable build: chunks as they come, then the ID directory, the street dictionary
- * and the manifest; `publish` then points `CURRENT` at it. Nothing a reader can see changes until
- * that last single write, so a build that fails half-way is never served.
+ * Writes one immutable build: chunks in key order (new ones encoded, kept ones referenced in the
+ * earlier build's folder), then the ID directory, the street and places dictionaries and the
+ * manifest; `publish` then points `CURRENT` at it. Nothing a reader can see changes until that
+ * last single write, so a build that fails half-way is never served.
  */
 export class BuildWriter {
   readonly buildId: string;
   private readonly chunks: ChunkRef[] = [];
   private readonly chunkStreets: string[][] = [];
+  private readonly chunkPlaces: string[][] = [];
+  /** Kept chunks by their earlier build and position there → their position in this build. */
+  private readonly keptAt = new Map<string, Map<number, number>>();
   private readonly ids = new IdCollector();
   private readonly pending = new Set<Promise<void>>();
   private readonly seals: SealPool;
@@ -39,7 +53,6 @@ export class BuildWriter {
     retired: 0,
     buildings: 0,
   };
-  private readonly buildings = new Set<string>();
   /** Reused for every chunk: a payload is compressed (copied) before the next is encoded. */
   private readonly chunkBytes = new ByteWriter();
 
@@ -54,34 +67,103 @@ export class BuildWriter {
     this.buildId = `b_${encodeUlid(new UlidGenerator(() => now).next())}`;
   }
 
-  /** Adds the chunk of one ZIP (or county); sorts its entries in place. */
+  /** Adds the chunk of one ZIP (or county); sorts its entries in place. Chunks come in key order. */
   async addChunk(key: string, entries: StoredEntry[]): Promise<void> {
+    this.checkOrder(key);
     sortEntries(entries);
     const index = this.chunks.length;
     const streets: string[] = [];
+    const places = new Set<string>();
+    const counties = new Set<string>();
+    const buildings = new Set<string>();
+    const counts: ChunkCounts = { parcels: 0, active: 0, superseded: 0, retired: 0, buildings: 0 };
     let lastStreet = "";
+    let lastCity = "";
     for (let row = 0; row < entries.length; row++) {
       const entry = entries[row]!;
-      if (!entry.alias) this.countParcel(entry, index, row);
+      if (!entry.alias) this.countParcel(entry, index, row, counts, buildings);
       if (entry.streetName !== "" && entry.streetName !== lastStreet)
         streets.push((lastStreet = entry.streetName));
+      if (entry.city !== "" && entry.city !== lastCity)
+        places.add(placeKey(entry.state, (lastCity = entry.city)));
+      counties.add(entry.fips);
     }
-    this.counts.entries += entries.length;
+    counts.buildings = buildings.size;
     this.chunkStreets.push(streets);
-    const ref: ChunkRef = { key, rows: entries.length, file: `chunks/${key}.bin`, bytes: 0, crc32: 0 };
-    this.chunks.push(ref);
+    this.chunkPlaces.push([...places].sort());
+    const ref: ChunkRef = {
+      key,
+      rows: entries.length,
+      file: `chunks/${key}.bin`,
+      bytes: 0,
+      crc32: 0,
+      build: this.buildId,
+      counties: [...counties].sort(),
+      counts,
+    };
+    this.addRef(ref);
     await this.write(ref, "chunk", encodeChunk(entries, this.chunkBytes));
   }
 
-  private countParcel(entry: StoredEntry, chunk: number, row: number): void {
+  /**
+   * Keeps a chunk of an earlier build as it is. Its parcels' places in the ID directory come from
+   * that build's directory (`keepIds`), its counts from its manifest entry.
+   */
+  keepChunk(kept: KeptChunk): void {
+    const { ref } = kept;
+    if (!ref.counts) throw new Error(`chunk ${ref.key}: a chunk without counts cannot be kept`);
+    this.checkOrder(ref.key);
+    let positions = this.keptAt.get(kept.fromBuild);
+    if (!positions) this.keptAt.set(kept.fromBuild, (positions = new Map()));
+    positions.set(kept.fromIndex, this.chunks.length);
+    this.chunkStreets.push(kept.streets);
+    this.chunkPlaces.push(kept.places);
+    this.addRef({ ...ref, build: ref.build ?? kept.fromBuild });
+  }
+
+  /** The ID directory entries of the kept chunks, from the earlier build's directory shards. */
+  keepIds(fromBuild: string, shard: IdShard): void {
+    const positions = this.keptAt.get(fromBuild);
+    if (!positions) return;
+    shard.forEach((id, chunk, row) => {
+      const at = positions.get(chunk);
+      if (at !== undefined) this.ids.add(id, at, row);
+    });
+  }
+
+  private checkOrder(key: string): void {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last && last.key >= key)
+      throw new Error(`chunk ${key} added after ${last.key}: chunks come in key order`);
+  }
+
+  private addRef(ref: ChunkRef): void {
+    this.chunks.push(ref);
+    const counts = ref.counts!;
+    this.counts.entries += ref.rows;
+    this.counts.parcels += counts.parcels;
+    this.counts.active += counts.active;
+    this.counts.superseded += counts.superseded;
+    this.counts.retired += counts.retired;
+    this.counts.buildings += counts.buildings;
+  }
+
+  private countParcel(
+    entry: StoredEntry,
+    chunk: number,
+    row: number,
+    counts: ChunkCounts,
+    buildings: Set<string>,
+  ): void {
     this.ids.add(entry.id, chunk, row);
-    this.counts.parcels++;
+    counts.parcels++;
     // By name, not `counts[entry.status]`: a keyed update per parcel is a slow path in V8.
-    if (entry.status === "active") this.counts.active++;
-    else if (entry.status === "superseded") this.counts.superseded++;
-    else this.counts.retired++;
+    if (entry.status === "active") counts.active++;
+    else if (entry.status === "superseded") counts.superseded++;
+    else counts.retired++;
+    // A building is one situs, so within one ZIP: counted per chunk, summed per build.
     if (entry.buildingId && entry.status === "active")
-      this.buildings.add(Buffer.from(entry.buildingId).toString("hex"));
+      buildings.add(Buffer.from(entry.buildingId).toString("hex"));
   }
 
   /**
@@ -118,19 +200,22 @@ export class BuildWriter {
     }
     const streets = { file: "streets.bin", bytes: 0, crc32: 0 };
     await this.write(streets, "streets", encodeStreetDictionary(this.chunkStreets));
+    const places = { file: "places.bin", bytes: 0, crc32: 0 };
+    await this.write(places, "places", encodeStreetDictionary(this.chunkPlaces));
     await Promise.all(this.pending);
     await this.seals.close();
     if (this.failure) throw this.failure.error;
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
-      formatVersion: FORMAT_VERSION,
+      formatVersion: MANIFEST_VERSION,
       buildId: this.buildId,
       createdAt: new Date().toISOString(),
       previousBuildId: this.previousBuildId,
-      counts: { ...this.counts, buildings: this.buildings.size },
+      counts: { ...this.counts },
       chunks: this.chunks,
       idShards,
       streets,
+      places,
     };
     await this.store.put(`${buildPrefix(this.buildId)}/manifest.json`, Buffer.from(manifestText(manifest)));
     return manifest;
@@ -149,11 +234,25 @@ export async function publishBuild(store: BlobStore, manifest: Manifest): Promis
   await pruneBuilds(store, manifest.buildId);
 }
 
+/**
+ * Deletes the files of builds beyond the newest KEPT_BUILDS, except the chunk files a kept build
+ * still names (a build keeps the chunks of counties it did not refresh from earlier builds).
+ */
 async function pruneBuilds(store: BlobStore, current: string): Promise<void> {
   const keys = await store.list("builds/");
   const builds = [...new Set(keys.map((key) => key.split("/")[1] ?? ""))].filter((id) => id !== "").sort();
-  const stale = builds.slice(0, Math.max(0, builds.length - KEPT_BUILDS)).filter((id) => id !== current);
+  const cut = Math.max(0, builds.length - KEPT_BUILDS);
+  const stale = builds.slice(0, cut).filter((id) => id !== current);
   if (stale.length === 0) return;
+  const referenced = new Set<string>();
+  for (const id of [...builds.slice(cut), current]) {
+    const bytes = await store.get(`${buildPrefix(id)}/manifest.json`);
+    if (!bytes) continue;
+    const manifest = parseManifest(bytes.toString("utf8"), id);
+    for (const chunk of manifest.chunks) referenced.add(`${buildPrefix(chunk.build ?? id)}/${chunk.file}`);
+  }
   const prefixes = stale.map((id) => `${buildPrefix(id)}/`);
-  await store.delete(keys.filter((key) => prefixes.some((prefix) => key.startsWith(prefix))));
+  await store.delete(
+    keys.filter((key) => prefixes.some((prefix) => key.startsWith(prefix)) && !referenced.has(key)),
+  );
 }

@@ -1,19 +1,21 @@
+import type { Parser } from "../parse/parser.js";
 import { UlidGenerator } from "./binary-ulid.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteLru } from "./chunk-cache.js";
 import type { ColumnMapping } from "./column-mapping.js";
+import { planRefresh } from "./county-refresh.js";
 import { readCsvBatches } from "./csv.js";
 import type { Gazetteer } from "./gazetteer.js";
 import { nationalGazetteer } from "./gazetteer.js";
 import type { IdentityStats, PreviousState } from "./identity.js";
-import { assignIdentities, emptyPreviousState } from "./identity.js";
+import { assignIdentities } from "./identity.js";
 import { IndexBuild } from "./index-build.js";
 import { BuildWriter, publishBuild } from "./index-writer.js";
 import type { Manifest } from "./manifest.js";
+import type { ApnConflict } from "./parcel-groups.js";
 import { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
-import { addressKey, identityKey, situsKey } from "./parcel-row.js";
-import type { InferenceCounts, Reject } from "./row-reader.js";
+import type { InferenceCounts, Note, Reject } from "./row-reader.js";
 import { RowReader } from "./row-reader.js";
 import type { StoredEntry } from "./stored-entry.js";
 
@@ -22,15 +24,25 @@ export interface IngestInput {
   mapping: ColumnMapping;
 }
 
-export interface IngestOptions {
+export interface BuildOptions {
   store: BlobStore;
-  inputs: IngestInput[];
-  gazetteer?: Gazetteer;
-  /** Called every PROGRESS_EVERY rows and at the end of each file. */
-  onProgress?: (file: string, rows: number) => void;
   now?: () => number;
   /** Threads that compress index files beside the main thread (default: one per further core, up to 3; 0: none). */
   sealWorkers?: number;
+}
+
+export interface IngestOptions extends BuildOptions {
+  inputs: IngestInput[];
+  gazetteer?: Gazetteer;
+  /** Splits whole-address columns (`columns.address`): Situs's own parser. */
+  parser?: Parser;
+  /**
+   * Counties whose parcels the build replaces besides those with rows in the inputs
+   * (`--replace-fips`): their parcels that are not in the inputs are gone (retired).
+   */
+  replaceCounties?: string[];
+  /** Called every PROGRESS_EVERY rows and at the end of each file. */
+  onProgress?: (file: string, rows: number) => void;
 }
 
 export interface FileReport {
@@ -40,23 +52,38 @@ export interface FileReport {
   rejected: number;
 }
 
-export interface IngestReport {
+/** What a new build replaced, kept and wrote. */
+export interface BuildReport {
   buildId: string;
   previousBuildId: string | null;
+  /** The counties whose parcels this build replaced (or removed), ascending. */
+  counties: string[];
+  counts: Manifest["counts"];
+  chunks: number;
+  /** Chunks of the previous build kept as they are, and chunks written by this build. */
+  keptChunks: number;
+  writtenChunks: number;
+  /** Bytes of the whole index, and of the files this build wrote. */
+  bytes: number;
+  bytesWritten: number;
+  seconds: number;
+  /** CPU seconds spent reading inputs, assigning identities (with the previous build), writing. */
+  phases: Record<string, number>;
+}
+
+export interface IngestReport extends BuildReport {
   files: FileReport[];
   rows: number;
   rejected: number;
   rejects: Reject[];
+  /** Rows kept with a value changed or dropped, with the reason. */
+  notes: Note[];
+  /** Different APNs of one county that share an identity key: kept apart, reported. */
+  apnConflicts: ApnConflict[];
   parcels: number;
   aliases: number;
   inferred: InferenceCounts;
   identity: IdentityStats;
-  counts: Manifest["counts"];
-  chunks: number;
-  bytes: number;
-  seconds: number;
-  /** CPU seconds spent reading inputs, assigning identities (with the previous build), writing. */
-  phases: Record<string, number>;
 }
 
 /** CPU seconds (all threads) since the previous call: wall time is not ours on a shared machine. */
@@ -75,75 +102,150 @@ function elapsed(since: bigint): number {
 
 const PROGRESS_EVERY = 100_000;
 
+/** What reading the inputs gathers. */
+interface ReadState {
+  gazetteer: Gazetteer;
+  parser: Parser | undefined;
+  groups: ParcelGroups;
+  rejects: Reject[];
+  notes: Note[];
+  inferred: InferenceCounts;
+  /** Chunk keys the new rows go to. */
+  chunkKeys: Set<string>;
+}
+
 /**
  * `situs ingest`: reads the inputs, gives every parcel its identity against the published build
- * (if any), writes a new build and publishes it. Rows that cannot be used are rejected with file,
- * line and reason; a row repeating another row of the same parcel is rejected as a duplicate.
+ * (if any), writes a new build and publishes it. The build replaces the parcels of the counties
+ * in the inputs and keeps every other county as it was (county-refresh.ts). Rows that cannot be
+ * used are rejected with file, line and reason; a row repeating another row of the same parcel is
+ * rejected as a duplicate.
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const started = process.hrtime.bigint();
   const phase = cpuClock();
-  const gazetteer = options.gazetteer ?? nationalGazetteer();
-  const groups = new ParcelGroups();
-  const rejects: Reject[] = [];
-  const inferred: InferenceCounts = { zipFromCity: 0, zipFromCoordinates: 0, cityFromZip: 0 };
+  const read: ReadState = {
+    gazetteer: options.gazetteer ?? nationalGazetteer(),
+    parser: options.parser,
+    groups: new ParcelGroups(),
+    rejects: [],
+    notes: [],
+    inferred: { zipFromCity: 0, zipFromCoordinates: 0, cityFromZip: 0 },
+    chunkKeys: new Set(),
+  };
   const files: FileReport[] = [];
-  for (const input of options.inputs) {
-    files.push(await readFile(input, gazetteer, groups, rejects, inferred, options.onProgress));
-  }
-  const phases: Record<string, number> = { read: phase() };
-  const previousBuild = await IndexBuild.openCurrent(options.store, new ByteLru(64 << 20));
-  const previous = previousBuild ? await readPreviousState(previousBuild) : emptyPreviousState();
-  const now = options.now ?? Date.now;
-  const { entries, stats } = assignIdentities(groups, previous, new UlidGenerator(now));
-  phases.identity = phase();
-  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
-  for (const [key, chunk] of groupByChunk(entries)) await writer.addChunk(key, chunk);
-  const manifest = await writer.finish();
-  await publishBuild(options.store, manifest);
-  phases.write = phase();
+  for (const input of options.inputs) files.push(await readFile(input, read, options.onProgress));
+  const readSeconds = phase();
+  const { groups, rejects } = read;
+  const counties = new Set([...groups.counties(), ...(options.replaceCounties ?? [])]);
+  let identity: IdentityStats | undefined;
+  const build = await writeBuild(options, counties, read.chunkKeys, (previous, ids) => {
+    const assigned = assignIdentities(groups, previous, ids);
+    identity = assigned.stats;
+    return assigned.entries;
+  });
   const rows = files.reduce((sum, file) => sum + file.rows, 0);
   return {
-    buildId: manifest.buildId,
-    previousBuildId: manifest.previousBuildId,
+    ...build,
+    seconds: elapsed(started),
+    phases: { read: readSeconds, ...build.phases },
     files,
     rows,
     rejected: rejects.length,
     rejects,
+    notes: read.notes,
+    apnConflicts: groups.conflicts,
     parcels: groups.size,
     aliases: rows - rejects.length - groups.size,
-    inferred,
-    identity: stats,
+    inferred: read.inferred,
+    identity: identity!,
+  };
+}
+
+/**
+ * `situs remove --fips`: a new build without the parcels of these counties (active, superseded and
+ * retired alike: their IDs no longer answer), every other county kept as it was.
+ */
+export async function removeCounties(options: BuildOptions & { counties: string[] }): Promise<BuildReport> {
+  const started = process.hrtime.bigint();
+  const previous = await IndexBuild.openCurrent(options.store, new ByteLru(64 << 20));
+  if (!previous) throw new Error(`no published build in ${options.store.url}`);
+  const present = new Set(previous.manifest.chunks.flatMap((chunk) => chunk.counties ?? []));
+  const absent = options.counties.filter((fips) => !present.has(fips));
+  if (previous.manifest.chunks.every((chunk) => chunk.counties) && absent.length > 0) {
+    throw new Error(`the index holds no parcels of county ${absent.join(", ")}`);
+  }
+  const report = await writeBuild(options, new Set(options.counties), new Set(), () => []);
+  return { ...report, seconds: elapsed(started) };
+}
+
+/**
+ * Writes and publishes a build that replaces `counties`: `replace` gives the entries of those
+ * counties from their previous state; chunks holding none of them (and no new entries) are kept.
+ */
+async function writeBuild(
+  options: BuildOptions,
+  counties: ReadonlySet<string>,
+  newKeys: ReadonlySet<string>,
+  replace: (previous: PreviousState, ids: UlidGenerator) => StoredEntry[],
+): Promise<BuildReport> {
+  const started = process.hrtime.bigint();
+  const phase = cpuClock();
+  const previousBuild = await IndexBuild.openCurrent(options.store, new ByteLru(64 << 20));
+  const plan = await planRefresh(previousBuild, counties, newKeys);
+  const now = options.now ?? Date.now;
+  const entries = replace(plan.previous, new UlidGenerator(now));
+  const identitySeconds = phase();
+  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
+  const fresh = groupByChunk([...entries, ...plan.carried]);
+  const kept = plan.kept;
+  let k = 0;
+  for (const [key, chunk] of fresh) {
+    while (k < kept.length && kept[k]!.ref.key < key) writer.keepChunk(kept[k++]!);
+    await writer.addChunk(key, chunk);
+  }
+  while (k < kept.length) writer.keepChunk(kept[k++]!);
+  if (previousBuild && kept.length > 0) {
+    for await (const shard of previousBuild.idEntries()) writer.keepIds(previousBuild.buildId, shard);
+  }
+  const manifest = await writer.finish();
+  await publishBuild(options.store, manifest);
+  const written = manifest.chunks.filter((chunk) => chunk.build === manifest.buildId);
+  const sum = (refs: ReadonlyArray<{ bytes: number }>): number =>
+    refs.reduce((total, ref) => total + ref.bytes, 0);
+  const directories = sum(manifest.idShards) + manifest.streets.bytes + (manifest.places?.bytes ?? 0);
+  return {
+    buildId: manifest.buildId,
+    previousBuildId: manifest.previousBuildId,
+    counties: [...counties].sort(),
     counts: manifest.counts,
     chunks: manifest.chunks.length,
-    bytes:
-      manifest.chunks.reduce((sum, chunk) => sum + chunk.bytes, 0) +
-      manifest.idShards.reduce((sum, s) => sum + s.bytes, 0) +
-      manifest.streets.bytes,
+    keptChunks: manifest.chunks.length - written.length,
+    writtenChunks: written.length,
+    bytes: sum(manifest.chunks) + directories,
+    bytesWritten: sum(written) + directories,
     seconds: elapsed(started),
-    phases,
+    phases: { identity: identitySeconds, write: phase() },
   };
 }
 
 async function readFile(
   input: IngestInput,
-  gazetteer: Gazetteer,
-  groups: ParcelGroups,
-  rejects: Reject[],
-  inferred: InferenceCounts,
+  state: ReadState,
   onProgress?: (file: string, rows: number) => void,
 ): Promise<FileReport> {
+  const { gazetteer, groups, rejects, inferred } = state;
   const report: FileReport = { file: input.file, rows: 0, accepted: 0, rejected: 0 };
   let reader: RowReader | undefined;
   for await (const batch of readCsvBatches(input.file, input.mapping.delimiter)) {
     for (const record of batch) {
       if (!reader) {
-        reader = new RowReader(input.file, record.fields, input.mapping, gazetteer);
+        reader = new RowReader(input.file, record.fields, input.mapping, gazetteer, { parser: state.parser });
         continue;
       }
       report.rows++;
       const result = reader.read(record.line, record.fields);
-      const reject = "reject" in result ? result.reject : addToGroup(groups, result.row);
+      const reject = "reject" in result ? result.reject : addToGroup(groups, result.row, state.chunkKeys);
       if (reject) {
         rejects.push(reject);
         report.rejected++;
@@ -154,13 +256,17 @@ async function readFile(
   onProgress?.(input.file, report.rows);
   for (const key of Object.keys(inferred) as Array<keyof InferenceCounts>)
     inferred[key] += reader?.inferred[key] ?? 0;
+  state.notes.push(...(reader?.notes ?? []));
   return report;
 }
 
 /** Adds a row to its parcel; answers a reject when the parcel already has this exact address. */
-function addToGroup(groups: ParcelGroups, row: IngestRow): Reject | undefined {
+function addToGroup(groups: ParcelGroups, row: IngestRow, chunkKeys: Set<string>): Reject | undefined {
   const same = groups.add(row);
-  if (!same) return undefined;
+  if (!same) {
+    chunkKeys.add(chunkKey(row));
+    return undefined;
+  }
   const reason =
     row.apn === ""
       ? `same address as line ${same.line} (without an APN a parcel is identified by its address)`
@@ -182,24 +288,4 @@ function groupByChunk(entries: StoredEntry[]): Map<string, StoredEntry[]> {
     else chunks.set(key, [entry]);
   }
   return new Map([...chunks].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/** Every parcel of a build with its addresses, and its buildings, for the next build's identities. */
-export async function readPreviousState(build: IndexBuild): Promise<PreviousState> {
-  const state: PreviousState = { parcels: new Map(), superseded: [], buildings: new Map() };
-  const aliases: Array<[string, string]> = [];
-  for (let index = 0; index < build.manifest.chunks.length; index++) {
-    const chunk = await build.chunk(index);
-    for (let row = 0; row < chunk.rows; row++) {
-      const entry = chunk.storedEntry(row);
-      const key = identityKey(entry);
-      if (entry.status === "superseded") state.superseded.push(entry);
-      else if (entry.alias) aliases.push([key, addressKey(entry)]);
-      else state.parcels.set(key, { record: entry, addresses: entry.streetName ? [addressKey(entry)] : [] });
-      if (entry.buildingId && entry.status === "active")
-        state.buildings.set(situsKey(entry), entry.buildingId);
-    }
-  }
-  for (const [key, address] of aliases) state.parcels.get(key)?.addresses.push(address);
-  return state;
 }

@@ -1,11 +1,15 @@
-import { FORMAT_VERSION } from "./blob-envelope.js";
-
 /**
  * The manifest of one build (`builds/<buildId>/manifest.json`): the files of the build with their
  * sizes and CRC-32s, and counts. `CURRENT` (at the store's root) names the published build and the
  * SHA-256 of its manifest, so a reader never mixes files of two builds and detects a damaged one.
+ *
+ * Version 2 lets a build keep the chunks of an earlier one (a refresh of one county rewrites only
+ * the chunks that county touches): a chunk names the build whose folder holds its file, the
+ * counties it holds and its counts; the build has a places directory. Version 1 is still read.
  */
 export const MANIFEST_FORMAT = "situs-parcel-index";
+export const MANIFEST_VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 
 export interface BlobRef {
   file: string;
@@ -13,10 +17,24 @@ export interface BlobRef {
   crc32: number;
 }
 
+export interface ChunkCounts {
+  parcels: number;
+  active: number;
+  superseded: number;
+  retired: number;
+  buildings: number;
+}
+
 export interface ChunkRef extends BlobRef {
   /** The ZIP (`94103`), or `c` + county FIPS for parcels with no ZIP (`c06001`). */
   key: string;
   rows: number;
+  /** The build whose folder holds the file (an earlier one when this build kept it); version 2. */
+  build?: string;
+  /** FIPS codes of the counties with entries in the chunk, ascending; version 2. */
+  counties?: string[];
+  /** What the chunk adds to the build's counts; version 2. */
+  counts?: ChunkCounts;
 }
 
 export interface BuildCounts {
@@ -38,6 +56,8 @@ export interface Manifest {
   chunks: ChunkRef[];
   idShards: BlobRef[];
   streets: BlobRef;
+  /** The cities of every chunk (version 2): city lookups also reach places the gazetteer lacks. */
+  places?: BlobRef;
 }
 
 export interface CurrentPointer {
@@ -49,6 +69,11 @@ export function buildPrefix(buildId: string): string {
   return `builds/${buildId}`;
 }
 
+/** The store key of a chunk's file: in its own build's folder, or in the earlier build that wrote it. */
+export function chunkPath(buildId: string, ref: ChunkRef): string {
+  return `${buildPrefix(ref.build ?? buildId)}/${ref.file}`;
+}
+
 /** Parses a manifest; refuses another format or a version this code does not read. */
 export function parseManifest(text: string, name: string): Manifest {
   let json: Partial<Manifest>;
@@ -58,9 +83,9 @@ export function parseManifest(text: string, name: string): Manifest {
     throw new Error(`${name}: manifest is not JSON`);
   }
   if (json.format !== MANIFEST_FORMAT) throw new Error(`${name}: not a ${MANIFEST_FORMAT} manifest`);
-  if (json.formatVersion !== FORMAT_VERSION) {
+  if (!READABLE_VERSIONS.includes(json.formatVersion ?? 0)) {
     throw new Error(
-      `${name}: format version ${json.formatVersion} is not supported (this build reads ${FORMAT_VERSION})`,
+      `${name}: format version ${json.formatVersion} is not supported (this build reads ${READABLE_VERSIONS.join(" and ")})`,
     );
   }
   if (!Array.isArray(json.chunks) || !Array.isArray(json.idShards) || !json.streets || !json.buildId) {

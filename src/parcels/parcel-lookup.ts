@@ -76,7 +76,7 @@ export class ParcelLookup {
     fetchMs: { value: number },
   ): Promise<LookupAnswer | LocationAmbiguity> {
     const query = normalizeQuery(request);
-    const place = this.locate(build, query);
+    const place = await this.locate(build, query);
     if ("error" in place) return place;
     if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
     if (!place.singleZip) place.chunks = await this.cityChunks(build, query.streetName, place.chunks);
@@ -122,13 +122,20 @@ export class ParcelLookup {
     return chunks.filter((chunk) => near.some((street) => dictionary.has(chunk, street)));
   }
 
-  /** The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one. */
-  private locate(build: IndexBuild, query: LookupQuery): Place | LocationAmbiguity {
+  /**
+   * The chunks to search: the ZIP's, or (DECISIONS.md "Places") the city's ZIPs that have one,
+   * and the chunks where the index has parcels recorded in that city (a community the gazetteer
+   * does not name, or parcels without a ZIP).
+   */
+  private async locate(build: IndexBuild, query: LookupQuery): Promise<Place | LocationAmbiguity> {
     if (query.zip5 !== "" || !query.zipValid) {
       const index = query.zipValid ? build.chunkIndexOf(query.zip5) : -1;
       return { chunks: index >= 0 ? [index] : [], singleZip: true };
     }
-    const states = this.gazetteer.statesOf(query.city);
+    const recorded = await build.places();
+    const states = [
+      ...new Set([...this.gazetteer.statesOf(query.city), ...recorded.statesOf(query.city)]),
+    ].sort();
     let state = query.state;
     let stateInferred: string | undefined;
     if (state === "") {
@@ -136,7 +143,12 @@ export class ParcelLookup {
       state = stateInferred = states[0] ?? "";
     }
     const zips = state === "" ? [] : this.gazetteer.zipsOf(query.city, state);
-    const chunks = zips.map((zip) => build.chunkIndexOf(zip)).filter((index) => index >= 0);
+    const chunks = [
+      ...new Set([
+        ...zips.map((zip) => build.chunkIndexOf(zip)).filter((index) => index >= 0),
+        ...recorded.chunksOf(query.city, state),
+      ]),
+    ].sort((a, b) => a - b);
     return { chunks, singleZip: false, ...(stateInferred ? { stateInferred } : {}) };
   }
 

@@ -36,12 +36,30 @@ export function hasAddress(entry: AddressEntry): boolean {
 }
 
 /**
- * The identity key of a parcel: (fips, apn). Address-point data without APNs (OpenAddresses,
+ * The key an APN is identified by: its letters and digits, uppercase. A county that writes
+ * `54-37` in one release and `54_37` or `54 37` in the next keeps its parcels' IDs; the APN
+ * itself is stored and answered exactly as the latest file wrote it.
+ */
+export function apnKey(apn: string): string {
+  if (/^[0-9A-Z]+$/.test(apn)) return apn;
+  const key = apn.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  return key === "" ? apn : key;
+}
+
+/**
+ * Two APNs of one county that differ as written but share an `apnKey` in one file (`12-3` and
+ * `1-23`) are different parcels: each is then identified by its key and its exact spelling,
+ * joined by this separator, never merged.
+ */
+export const EXACT_APN = "\u0000";
+
+/**
+ * The identity key of a parcel: (fips, apnKey(apn)). Address-point data without APNs (OpenAddresses,
  * Utah address points) is identified by its address instead, so its IDs are stable as long as
  * the address is; its `apn` is answered as null.
  */
 export function identityKey(entry: AddressEntry): string {
-  return entry.apn !== "" ? `${entry.fips}\t${entry.apn}` : `${entry.fips}\t~${addressKey(entry)}`;
+  return entry.apn !== "" ? `${entry.fips}\t${apnKey(entry.apn)}` : `${entry.fips}\t~${addressKey(entry)}`;
 }
 
 const NO_ID = new Uint8Array(16);

@@ -1,4 +1,6 @@
+import type { Parser } from "../parse/parser.js";
 import type { ColumnMapping, MappedField } from "./column-mapping.js";
+import { DEFAULT_MISSING } from "./column-mapping.js";
 import type { Gazetteer } from "./gazetteer.js";
 import {
   cleanText,
@@ -15,6 +17,7 @@ import {
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
 import { emptyIngestRow, TEXT_FIELDS } from "./parcel-row.js";
+import { stateOfCounty } from "./state-fips.js";
 
 /** A row that cannot be used: reported with file, line and reason, and counted. */
 export interface Reject {
@@ -23,6 +26,9 @@ export interface Reject {
   reason: string;
 }
 
+/** A row kept with a value changed or dropped (a placeholder number, a replaced ZIP): same shape. */
+export type Note = Reject;
+
 export type RowResult = { row: IngestRow } | { reject: Reject };
 
 /** What was filled in from elsewhere than the row, counted for the ingest report. */
@@ -30,6 +36,11 @@ export interface InferenceCounts {
   zipFromCity: number;
   zipFromCoordinates: number;
   cityFromZip: number;
+}
+
+export interface RowReaderOptions {
+  /** Splits a whole-address column (`columns.address`): Situs's own parser. */
+  parser?: Parser;
 }
 
 /**
@@ -79,7 +90,7 @@ class RowNormalizers {
   readonly unitId = memoized(normalizeUnitId);
   readonly city = memoized(cleanText);
   readonly state = memoized(normalizeState);
-  readonly zip = memoized(normalizeZip);
+  readonly zip = memoized((raw: string) => normalizeZip(raw.replace(/^(\d{5})\.0+$/, "$1")));
   readonly zip4 = memoized((raw: string) => normalizeZip(raw)?.zip4 || raw.trim());
 }
 
@@ -87,6 +98,7 @@ class RowNormalizers {
 const MAPPED_FIELDS = [
   ...TEXT_FIELDS,
   "street",
+  "address",
   "lat",
   "lon",
   "parentApns",
@@ -96,7 +108,9 @@ const { apn: APN, fips: FIPS, addressNumber: NUMBER, addressNumberSuffix: NUMBER
 const { predirectional: PREDIRECTIONAL, postdirectional: POSTDIRECTIONAL, street: STREET } = SLOT;
 const { streetName: STREET_NAME, streetSuffix: STREET_SUFFIX, occupancyType: UNIT_TYPE } = SLOT;
 const { occupancyId: UNIT_ID, city: CITY, state: STATE, zip5: ZIP5, zip4: ZIP4 } = SLOT;
-const { lat: LAT, lon: LON, parentApns: PARENT_APNS } = SLOT;
+const { lat: LAT, lon: LON, parentApns: PARENT_APNS, address: ADDRESS } = SLOT;
+/** A house number written as a placeholder (`XXX`, Pierce County) or holding no digit at all. */
+const PLACEHOLDER_NUMBER = /^[^0-9]*$/;
 
 /**
  * Turns the records of one file into parcel rows through a column mapping. Created per file from
@@ -109,14 +123,27 @@ export class RowReader {
   private readonly values: string[] = MAPPED_FIELDS.map(() => "");
   private readonly normalize = new RowNormalizers();
   readonly inferred: InferenceCounts = { zipFromCity: 0, zipFromCoordinates: 0, cityFromZip: 0 };
+  /** Rows kept with a value changed or dropped, with the reason. */
+  readonly notes: Note[] = [];
+  /** Missing-value tokens, uppercase; only values this short can be one. */
+  private readonly missing: Set<string>;
+  private readonly missingLength: number;
+  private readonly parser: Parser | undefined;
 
   constructor(
     private readonly file: string,
     header: string[],
     mapping: ColumnMapping,
     private readonly gazetteer: Gazetteer,
+    options: RowReaderOptions = {},
     private readonly width = header.length,
   ) {
+    this.missing = new Set((mapping.missing ?? DEFAULT_MISSING).map((token) => token.trim().toUpperCase()));
+    this.missingLength = Math.max(0, ...[...this.missing].map((token) => token.length));
+    this.parser = options.parser;
+    if (mapping.columns.address !== undefined && !this.parser) {
+      throw new Error(`${file}: a mapping with an "address" column needs the address parser`);
+    }
     const trimmed = header.map((name) => name.trim());
     const missing: string[] = [];
     for (const [field, value] of Object.entries(mapping.constants ?? {}) as Array<[MappedField, string]>)
@@ -136,7 +163,7 @@ export class RowReader {
     }
     const values = this.values;
     for (const [slot, index, constant] of this.columns) {
-      const value = fields[index]?.trim() ?? "";
+      const value = this.present(fields[index]?.trim() ?? "");
       values[slot] = value !== "" ? value : constant;
     }
     const row = emptyIngestRow(this.file, line);
@@ -144,11 +171,20 @@ export class RowReader {
     return problem === undefined ? { row } : this.reject(line, problem);
   }
 
+  /** A value, or "" when it is one of the missing-value tokens (`NA`, `<Null>`, …). */
+  private present(value: string): string {
+    if (value === "" || value.length > this.missingLength) return value;
+    return this.missing.has(value.toUpperCase()) ? "" : value;
+  }
+
   /** Fills a row from raw values; answers the reason when the row cannot be used. */
-  private fill(row: IngestRow, values: string[]): string | undefined {
+  private fill(row: IngestRow, raw: string[]): string | undefined {
     const normalize = this.normalize;
+    // The parsed parts of a whole address fill a copy: the reader's own slots carry constants.
+    const values = (raw[ADDRESS] ?? "") !== "" ? this.splitAddress(row.line, raw.slice()) : raw;
     const value = (slot: number): string => values[slot] ?? "";
-    row.apn = cleanText(value(APN));
+    // SPEC.md: the APN "as the county writes it"; identity compares a normalized key instead.
+    row.apn = value(APN);
     const fips = normalize.fips(value(FIPS));
     row.fips = fips.fips;
     if (!fips.valid) return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${value(FIPS)}"`;
@@ -156,6 +192,11 @@ export class RowReader {
     const number = normalize.number(value(NUMBER));
     row.addressNumber = number.addressNumber;
     row.addressNumberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX)) || number.addressNumberSuffix;
+    if (row.addressNumber !== "" && PLACEHOLDER_NUMBER.test(row.addressNumber)) {
+      this.note(row.line, `house number "${value(NUMBER)}" is no number: the parcel is kept without it`);
+      row.addressNumber = "";
+      row.addressNumberSuffix = "";
+    }
     row.occupancyType = normalize.unitType(value(UNIT_TYPE));
     row.occupancyId = normalize.unitId(value(UNIT_ID));
     row.city = normalize.city(value(CITY));
@@ -163,21 +204,101 @@ export class RowReader {
     if (value(PARENT_APNS)) {
       row.parentApns = value(PARENT_APNS)
         .split(";")
-        .map((apn) => cleanText(apn))
+        .map((apn) => apn.trim())
         .filter((apn) => apn !== "");
     }
-    const unusable = readCoordinates(row, value(LAT), value(LON));
+    const countyState = stateOfCounty(row.fips);
+    const unusable = readCoordinates(row, value(LAT), value(LON)) ?? this.implausible(row, countyState);
     if (unusable !== undefined) return unusable;
-    const zip = normalize.zip(value(ZIP5));
-    if (!zip) return `invalid ZIP "${value(ZIP5)}"`;
-    row.zip5 = zip.zip5;
-    row.zip4 = normalize.zip4(value(ZIP4)) || zip.zip4;
     if (row.apn === "" && row.streetName === "") return "no APN and no street address";
     if (row.streetName === "" && (row.addressNumber !== "" || row.occupancyId !== "")) {
       return "house number or unit without a street name";
     }
+    const zipProblem = this.fillZip(row, value(ZIP5), value(ZIP4), countyState);
+    if (zipProblem !== undefined) return zipProblem;
     this.fillPlace(row);
     return undefined;
+  }
+
+  /**
+   * The ZIP, taken only when it is a real ZIP (the gazetteer) of the row's state (its own, else
+   * its county's). A 3- or 4-digit ZIP is padded with the zeros spreadsheets drop (New England)
+   * only when the padded ZIP passes the same test. A ZIP that fails is replaced by the one
+   * inferred from the city or the coordinates (noted), or the row is rejected with the reason.
+   */
+  private fillZip(row: IngestRow, raw: string, rawZip4: string, countyState: string): string | undefined {
+    const zip = this.normalize.zip(raw);
+    if (!zip) return this.replaceZip(row, `invalid ZIP "${raw}"`);
+    row.zip4 = this.normalize.zip4(rawZip4) || zip.zip4;
+    if (zip.zip5 === "") return undefined;
+    const state = row.state || countyState;
+    const place = this.gazetteer.zip(zip.zip5);
+    const padded = !/^\d{5}/.test(raw.trim());
+    const written = padded ? `ZIP "${raw.trim()}" (padded ${zip.zip5})` : `ZIP ${zip.zip5}`;
+    if (!place) return this.replaceZip(row, `${written} is no US ZIP`);
+    if (state !== "" && place.state !== state) {
+      return this.replaceZip(row, `${written} is a ZIP of ${place.state}, not ${state}`);
+    }
+    row.zip5 = zip.zip5;
+    return undefined;
+  }
+
+  /** A ZIP that cannot be taken: replaced when the city or coordinates give one, else the reason. */
+  private replaceZip(row: IngestRow, problem: string): string | undefined {
+    row.zip5 = "";
+    row.zip4 = "";
+    this.fillPlace(row);
+    if (row.zip5 === "") return problem;
+    this.note(row.line, `${problem}: replaced by ${row.zip5}`);
+    return undefined;
+  }
+
+  /** Coordinates outside the county's state: 0, 0, projected values read as degrees, swapped. */
+  private implausible(row: IngestRow, countyState: string): string | undefined {
+    if (row.lat === null || row.lon === null) return undefined;
+    if (row.lat === 0 && row.lon === 0) return "coordinates 0, 0 are no place in the county";
+    const state = countyState || row.state;
+    if (state === "" || this.gazetteer.hasZipNear(row.lat, row.lon, state)) return undefined;
+    return `coordinates ${row.lat}, ${row.lon} are not in ${state} (projected values read as degrees, or swapped?)`;
+  }
+
+  /**
+   * A whole-address column (`SITUS_ADDR`), split by Situs's own parser into the slots the
+   * mapping's own columns leave empty. A leading placeholder number (`XXX MASHELL AV S`) is dropped
+   * first; an address that is no street address (a PO box, an intersection) is noted and left out.
+   */
+  private splitAddress(line: number, values: string[]): string[] {
+    const raw = values[ADDRESS] ?? "";
+    const text = raw.replace(/^X+\s+/i, "");
+    if (text !== raw) this.note(line, `house number placeholder in "${raw}" dropped`);
+    const answer = this.parser!.parse(text);
+    const parts = answer.components;
+    if (!["street", "ambiguous"].includes(answer.type) || !parts.streetName) {
+      this.note(line, `address "${raw}" is no street address (read as ${answer.type}): left out`);
+      return values;
+    }
+    const fill = (slot: number, part: string | undefined): void => {
+      if (part !== undefined && (values[slot] ?? "") === "") values[slot] = part;
+    };
+    if ((values[STREET] ?? "") === "" && (values[STREET_NAME] ?? "") === "") {
+      fill(PREDIRECTIONAL, parts.predirectional);
+      fill(STREET_NAME, parts.streetName);
+      fill(STREET_SUFFIX, parts.streetSuffix);
+      fill(POSTDIRECTIONAL, parts.postdirectional);
+    }
+    fill(NUMBER, parts.addressNumber);
+    fill(NUMBER_SUFFIX, parts.addressNumberSuffix);
+    fill(UNIT_TYPE, parts.occupancyType);
+    fill(UNIT_ID, parts.occupancyId);
+    fill(CITY, parts.city);
+    fill(STATE, parts.state);
+    fill(ZIP5, parts.zip5);
+    fill(ZIP4, parts.zip4);
+    return values;
+  }
+
+  private note(line: number, reason: string): void {
+    this.notes.push({ file: this.file, line, reason });
   }
 
   private fillStreet(row: IngestRow, values: string[]): void {
@@ -209,7 +330,7 @@ export class RowReader {
       }
     }
     if (row.zip5 === "" && row.lat !== null && row.lon !== null) {
-      const place = this.gazetteer.nearestZip(row.lat, row.lon, row.state);
+      const place = this.gazetteer.nearestZip(row.lat, row.lon, row.state || stateOfCounty(row.fips));
       if (place) {
         row.zip5 = place.zip5;
         this.inferred.zipFromCoordinates++;

@@ -29,7 +29,7 @@ export class StoredParcelIndex implements ParcelIndex {
   private build: IndexBuild | undefined;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
-  private retiring: string | undefined;
+  private retiring: IndexBuild | undefined;
   readonly cache: ByteLru;
   private readonly matcher: ParcelLookup;
 
@@ -79,9 +79,14 @@ export class StoredParcelIndex implements ParcelIndex {
     await next.streets(); // fail here, not on a request, when the new build is unreadable
     const previous = this.build;
     this.build = next;
-    // Requests may still be finishing on the previous build; the one before it is done with.
-    if (this.retiring) this.cache.evictPrefix(`${this.retiring}/`);
-    this.retiring = previous?.buildId;
+    // Requests may still be finishing on the previous build; the one before it is done with,
+    // but for the chunk files the new build kept from it (cached under their own paths).
+    if (this.retiring) {
+      const kept = new Set([...next.chunkCacheKeys(), ...(previous?.chunkCacheKeys() ?? [])]);
+      this.cache.evictPrefix(`${this.retiring.buildId}/`);
+      this.cache.evictKeys(this.retiring.chunkCacheKeys().filter((key) => !kept.has(key)));
+    }
+    this.retiring = previous;
     this.options.onSwitch?.(previous?.buildId ?? null, next.buildId);
   }
 

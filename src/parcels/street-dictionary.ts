@@ -71,3 +71,55 @@ export class StreetDictionary {
     return [...(this.chunkStreets[chunk] ?? [])].map((i) => this.names[i] ?? "");
   }
 }
+
+/** The place key of an entry in the places directory: state and city as recorded. */
+export function placeKey(state: string, city: string): string {
+  return `${state}|${city}`;
+}
+
+/**
+ * The build's places directory (`places.bin`, the street dictionary's layout over `STATE|CITY`
+ * names): which chunks hold parcels recorded in a city. City lookups read it beside the gazetteer,
+ * so a community a county records (Yuba's `ARBOGA`) that the ZIP gazetteer does not name is found.
+ */
+export class PlaceDirectory {
+  private readonly chunks = new Map<string, number[]>();
+  private readonly states = new Map<string, string[]>();
+  private readonly dictionary: StreetDictionary | undefined;
+
+  constructor(data: Buffer | undefined) {
+    if (!data) return;
+    const dictionary = (this.dictionary = new StreetDictionary(data));
+    dictionary.chunkStreets.forEach((names, chunk) => {
+      for (const index of names) {
+        const key = dictionary.names[index] ?? "";
+        const list = this.chunks.get(key);
+        if (list) list.push(chunk);
+        else this.chunks.set(key, [chunk]);
+      }
+    });
+    for (const key of this.chunks.keys()) {
+      const [state = "", city = ""] = key.split("|");
+      this.states.set(city, [...(this.states.get(city) ?? []), state]);
+    }
+  }
+
+  static empty(): PlaceDirectory {
+    return new PlaceDirectory(undefined);
+  }
+
+  /** The `STATE|CITY` keys of one chunk, ascending. */
+  placesOf(chunk: number): string[] {
+    return this.dictionary?.streetsOf(chunk) ?? [];
+  }
+
+  /** The states where the index has parcels recorded in this city. */
+  statesOf(city: string): string[] {
+    return this.states.get(city) ?? [];
+  }
+
+  /** The chunks holding parcels recorded in this city of this state. */
+  chunksOf(city: string, state: string): number[] {
+    return this.chunks.get(placeKey(state, city)) ?? [];
+  }
+}

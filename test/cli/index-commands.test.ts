@@ -42,7 +42,7 @@ test("situs ingest, export and lookup work end to end on the command line", (t) 
   assert.match(report, /rows 2, rejected 1, parcels 1/);
   assert.equal(
     readFileSync(rejects, "utf8"),
-    `file,line,reason\n${input},3,"invalid coordinates ""x"", ""y"""\n`,
+    `kind,file,line,reason\nrejected,${input},3,"invalid coordinates ""x"", ""y"""\n`,
   );
 
   const exported = join(dir, "export.csv");

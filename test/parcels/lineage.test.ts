@@ -114,7 +114,7 @@ test("rows that cannot be used are rejected with file, line and reason", async (
   const dir = temporaryDir(t);
   const file = writeCanonical(join(dir, "bad.csv"), [
     at("1", "1", "MAIN", "ST"),
-    at("2", "2", "MAIN", "ST", { zip5: "9470" + "X" }),
+    at("2", "2", "MAIN", "ST", { zip5: "9470" + "X", lat: "", lon: "" }),
     at("3", "3", "MAIN", "ST", { lat: "north", lon: "-122" }),
     at("4", "4", "MAIN", "ST", { fips: "" }),
     at("", "", "", ""),

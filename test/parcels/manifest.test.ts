@@ -20,8 +20,8 @@ test("a manifest of another format or version is refused with a clear message", 
   };
   assert.equal(parseManifest(JSON.stringify(base), "m").buildId, "b_x");
   assert.throws(
-    () => parseManifest(JSON.stringify({ ...base, formatVersion: 2 }), "m"),
-    /format version 2 is not supported/,
+    () => parseManifest(JSON.stringify({ ...base, formatVersion: 3 }), "m"),
+    /format version 3 is not supported \(this build reads 1 and 2\)/,
   );
   assert.throws(
     () => parseManifest(JSON.stringify({ ...base, format: "other" }), "m"),
