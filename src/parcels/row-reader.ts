@@ -111,6 +111,8 @@ const { occupancyId: UNIT_ID, city: CITY, state: STATE, zip5: ZIP5, zip4: ZIP4 }
 const { lat: LAT, lon: LON, parentApns: PARENT_APNS, address: ADDRESS } = SLOT;
 /** A house number written as a placeholder (`XXX`, Pierce County) or holding no digit at all. */
 const PLACEHOLDER_NUMBER = /^[^0-9]*$/;
+/** A fraction written at the start of the street name instead of after the number. */
+const LEADING_FRACTION = /^(\d+\/\d+) (.+)$/;
 
 /**
  * Turns the records of one file into parcel rows through a column mapping. Created per file from
@@ -192,6 +194,12 @@ export class RowReader {
     const number = normalize.number(value(NUMBER));
     row.addressNumber = number.addressNumber;
     row.addressNumberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX)) || number.addressNumberSuffix;
+    const fraction = LEADING_FRACTION.exec(row.streetName);
+    if (fraction && row.addressNumberSuffix === "") {
+      // Berkeley writes `2415` + `1/2 DURANT`: the half belongs to the number (DECISIONS.md).
+      row.addressNumberSuffix = fraction[1]!;
+      row.streetName = fraction[2]!;
+    }
     if (row.addressNumber !== "" && PLACEHOLDER_NUMBER.test(row.addressNumber)) {
       this.note(row.line, `house number "${value(NUMBER)}" is no number: the parcel is kept without it`);
       row.addressNumber = "";

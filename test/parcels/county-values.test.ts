@@ -167,8 +167,10 @@ test("coordinates outside the county's state are rejected with the reason", asyn
 });
 
 test("placeholder house numbers are dropped, the parcel kept and the change noted", async (t) => {
-  const { report, rows } = await ingestRows(t, [row("1", "XXX", "DANA"), row("2", "12", "DANA")]);
+  const { report, rows } = await ingestRows(t, [row("1", "XXX", "DANA"), row("2", "12", "1/2 DANA")]);
   assert.equal(rows.find((r) => r.apn === "1")?.addressNumber, "");
+  const half = rows.find((r) => r.apn === "2");
+  assert.deepEqual([half?.addressNumber, half?.addressNumberSuffix, half?.streetName], ["12", "1/2", "DANA"]);
   assert.deepEqual(
     report.notes.map((n) => [n.line, n.reason]),
     [[2, 'house number "XXX" is no number: the parcel is kept without it']],

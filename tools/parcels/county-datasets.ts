@@ -1,0 +1,32 @@
+import { projectPath } from "../../src/paths.js";
+
+/**
+ * The real county files of ../shared/data/parcels (gis/README.md and README.md describe them),
+ * each county with the files that hold it and the shipped mapping (data/parcel-mappings/). One
+ * county is one ingest command: files of one county (Alameda's three excerpts) go in together.
+ */
+export const SHARED_DATA = projectPath("..", "shared", "data", "parcels");
+
+export interface CountyDataset {
+  name: string;
+  fips: string;
+  files: Array<{ path: string; mapping: string; format?: string }>;
+}
+
+export const COUNTY_DATASETS: readonly CountyDataset[] = [
+  {
+    name: "alameda",
+    fips: "06001",
+    files: [
+      { path: "alameda_county_spad_situs.csv", mapping: "county-layout.json" },
+      { path: "berkeley_parcels.csv", mapping: "county-layout.json" },
+      { path: "oakland_parcels_2013_centroids.csv", mapping: "county-layout.json" },
+    ],
+  },
+  {
+    name: "sevier",
+    fips: "49041",
+    files: [{ path: "utah_sevier_address_points.csv", mapping: "county-layout.json" }],
+  },
+  { name: "kodiak", fips: "02150", files: [{ path: "kodiak_island_borough.csv", mapping: "kodiak.json" }] },
+];
