@@ -20,6 +20,7 @@ export class Gazetteer {
   private readonly grid = new Map<string, Place[]>();
   /** `hasZipNear` answers by 1° cell and state: rows of one county fall in a few cells. */
   private readonly near = new Map<string, boolean>();
+  private lastNear = { lat: NaN, lon: NaN, state: "", answer: false };
 
   constructor(places: Iterable<Place>) {
     for (const place of places) {
@@ -82,7 +83,11 @@ export class Gazetteer {
    * fail it are projected values read as degrees, swapped, or another state's.
    */
   hasZipNear(lat: number, lon: number, state: string): boolean {
-    const key = `${Math.floor(lat)},${Math.floor(lon)},${state}`;
+    const latCell = Math.floor(lat);
+    const lonCell = Math.floor(lon);
+    const last = this.lastNear;
+    if (last.lat === latCell && last.lon === lonCell && last.state === state) return last.answer;
+    const key = `${latCell},${lonCell},${state}`;
     let answer = this.near.get(key);
     if (answer === undefined) {
       answer = false;
@@ -94,6 +99,7 @@ export class Gazetteer {
       }
       this.near.set(key, answer);
     }
+    this.lastNear = { lat: latCell, lon: lonCell, state, answer };
     return answer;
   }
 }

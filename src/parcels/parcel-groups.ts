@@ -61,7 +61,7 @@ export class ParcelGroups {
   private keyOf(county: Map<string, number>, row: IngestRow): string {
     if (row.apn === "") return `~${addressKey(row)}`;
     const key = apnKey(row.apn);
-    if (this.split.has(`${row.fips}\t${key}`)) return this.exactKey(county, key, row);
+    if (this.split.size > 0 && this.split.has(`${row.fips}\t${key}`)) return this.exactKey(county, key, row);
     const parcel = county.get(key);
     const first = parcel === undefined ? undefined : this.first[parcel];
     if (!first || first.apn === row.apn) return key;

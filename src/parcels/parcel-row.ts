@@ -41,7 +41,25 @@ export function hasAddress(entry: AddressEntry): boolean {
  * itself is stored and answered exactly as the latest file wrote it.
  */
 export function apnKey(apn: string): string {
-  if (/^[0-9A-Z]+$/.test(apn)) return apn;
+  // A loop over ASCII (APNs are digits, capitals and punctuation), not a regular expression per row.
+  let key = "";
+  let kept = 0;
+  for (let i = 0; i < apn.length; i++) {
+    const code = apn.charCodeAt(i);
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90)) {
+      kept++;
+      continue;
+    }
+    if (code > 127 || (code >= 97 && code <= 122)) return apnKeyOfText(apn);
+    if (kept > 0) key += apn.slice(i - kept, i);
+    kept = 0;
+  }
+  if (key === "" && kept === apn.length) return apn;
+  key += apn.slice(apn.length - kept);
+  return key === "" ? apn : key;
+}
+
+function apnKeyOfText(apn: string): string {
   const key = apn.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, "");
   return key === "" ? apn : key;
 }

@@ -130,6 +130,9 @@ export class RowReader {
   /** Missing-value tokens, uppercase; only values this short can be one. */
   private readonly missing: Set<string>;
   private readonly missingLength: number;
+  private readonly missingStarts = new Set<number>();
+  /** The last ZIP taken, with the raw value and state it was taken for. */
+  private lastZip = { raw: "", zip5: "", state: "" };
   private readonly parser: Parser | undefined;
 
   constructor(
@@ -142,6 +145,11 @@ export class RowReader {
   ) {
     this.missing = new Set((mapping.missing ?? DEFAULT_MISSING).map((token) => token.trim().toUpperCase()));
     this.missingLength = Math.max(0, ...[...this.missing].map((token) => token.length));
+    // Most values (digits, ZIPs, suffixes) are ruled out by their first character alone.
+    for (const token of this.missing) {
+      this.missingStarts.add(token.charCodeAt(0));
+      this.missingStarts.add(token.toLowerCase().charCodeAt(0));
+    }
     this.parser = options.parser;
     if (mapping.columns.address !== undefined && !this.parser) {
       throw new Error(`${file}: a mapping with an "address" column needs the address parser`);
@@ -175,7 +183,8 @@ export class RowReader {
 
   /** A value, or "" when it is one of the missing-value tokens (`NA`, `<Null>`, …). */
   private present(value: string): string {
-    if (value === "" || value.length > this.missingLength) return value;
+    if (value === "" || value.length > this.missingLength || !this.missingStarts.has(value.charCodeAt(0)))
+      return value;
     return this.missing.has(value.toUpperCase()) ? "" : value;
   }
 
@@ -194,13 +203,17 @@ export class RowReader {
     const number = normalize.number(value(NUMBER));
     row.addressNumber = number.addressNumber;
     row.addressNumberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX)) || number.addressNumberSuffix;
-    const fraction = LEADING_FRACTION.exec(row.streetName);
+    const fraction = isDigit(row.streetName, 0) ? LEADING_FRACTION.exec(row.streetName) : null;
     if (fraction && row.addressNumberSuffix === "") {
       // Berkeley writes `2415` + `1/2 DURANT`: the half belongs to the number (DECISIONS.md).
       row.addressNumberSuffix = fraction[1]!;
       row.streetName = fraction[2]!;
     }
-    if (row.addressNumber !== "" && PLACEHOLDER_NUMBER.test(row.addressNumber)) {
+    if (
+      row.addressNumber !== "" &&
+      !isDigit(row.addressNumber, 0) &&
+      PLACEHOLDER_NUMBER.test(row.addressNumber)
+    ) {
       this.note(row.line, `house number "${value(NUMBER)}" is no number: the parcel is kept without it`);
       row.addressNumber = "";
       row.addressNumberSuffix = "";
@@ -240,6 +253,10 @@ export class RowReader {
     row.zip4 = this.normalize.zip4(rawZip4) || zip.zip4;
     if (zip.zip5 === "") return undefined;
     const state = row.state || countyState;
+    if (zip.zip5 === this.lastZip.zip5 && state === this.lastZip.state && raw === this.lastZip.raw) {
+      row.zip5 = zip.zip5; // files are sorted: most rows repeat the previous row's good ZIP
+      return undefined;
+    }
     const place = this.gazetteer.zip(zip.zip5);
     const padded = !/^\d{5}/.test(raw.trim());
     const written = padded ? `ZIP "${raw.trim()}" (padded ${zip.zip5})` : `ZIP ${zip.zip5}`;
@@ -248,6 +265,7 @@ export class RowReader {
       return this.replaceZip(row, `${written} is a ZIP of ${place.state}, not ${state}`);
     }
     row.zip5 = zip.zip5;
+    this.lastZip = { raw, zip5: zip.zip5, state };
     return undefined;
   }
 
@@ -357,6 +375,11 @@ export class RowReader {
   private reject(line: number, reason: string): { reject: Reject } {
     return { reject: { file: this.file, line, reason } };
   }
+}
+
+function isDigit(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code >= 48 && code <= 57;
 }
 
 /** Coordinates in decimal degrees, both or neither; answers the reason when they are unusable. */

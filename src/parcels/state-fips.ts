@@ -18,8 +18,21 @@ function readStates(): Map<string, string> {
   return table;
 }
 
+/** `06` for `CA`; `""` for a code that is no state or territory. */
+export function stateFipsOf(state: string): string {
+  states ??= readStates();
+  for (const [fips, code] of states) if (code === state) return fips;
+  return "";
+}
+
+let lastFips = "";
+let lastState = "";
+
 /** `CA` for `06001`; `""` when the code names no state or territory. */
 export function stateOfCounty(fips: string): string {
+  if (fips === lastFips) return lastState;
   states ??= readStates();
-  return states.get(fips.slice(0, 2)) ?? "";
+  lastFips = fips;
+  lastState = states.get(fips.slice(0, 2)) ?? "";
+  return lastState;
 }

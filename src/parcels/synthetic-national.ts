@@ -10,10 +10,11 @@ export const LARGEST_ZIP_PARCELS = 60_000;
 
 /**
  * A national synthetic data set: `parcels` spread over `zips` real ZIPs taken evenly across the
- * gazetteer (so every state appears), the first holding LARGEST_ZIP_PARCELS, the rest equal shares.
+ * gazetteer (so every state appears; military ZIPs have no parcels), the first holding LARGEST_ZIP_PARCELS, the rest equal shares.
  */
 export function nationalPlan(gazetteer: Gazetteer, parcels: number, zips: number): Array<[Place, number]> {
-  const places = gazetteer.allPlaces();
+  // Military ZIPs (APO, FPO: AA, AE, AP) have no land parcels; the gazetteer puts them at 0°, 0°.
+  const places = gazetteer.allPlaces().filter((place) => !["AA", "AE", "AP"].includes(place.state));
   const step = places.length / zips;
   const chosen = Array.from({ length: zips }, (_, i) => places[Math.floor(i * step)]).filter(
     (p) => p !== undefined,
