@@ -29,7 +29,10 @@ const COMMANDS: Record<string, Command> = {
   },
   ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
   export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
-  lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
+  lookup: {
+    summary: "Look up many addresses (free text, CSV or JSON lines) against an index.",
+    run: runLookup,
+  },
 };
 
 function usage(): string {
