@@ -1,96 +1,192 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
+import { createReadStream, createWriteStream, existsSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { ApiError } from "../errors.js";
-import { readLookupRequest } from "../http/routes/lookup.js";
-import { splitCsvLine } from "../parcels/csv.js";
+import { openParser } from "../composition.js";
+import { loadConfig } from "../config.js";
+import type { CsvRecord } from "../parcels/csv.js";
 import { openBlobStore } from "../parcels/open-blob-store.js";
 import { StoredParcelIndex } from "../parcels/stored-parcel-index.js";
-import { ServerTiming } from "../timing.js";
+import type { Parser } from "../parse/parser.js";
+import { BufferedOutput } from "./buffered-output.js";
+import { BulkLookup, CsvInput, lookUpLines } from "./bulk-lookup.js";
+import type { BulkRow } from "./bulk-rows.js";
+import { csvAddressRow, csvComponentsRow, jsonRow, lineRow } from "./bulk-rows.js";
 import { s3Environment } from "./index-location.js";
+import type { AnswerFormat } from "./lookup-formats.js";
+import { CsvAnswers, JSON_LINES } from "./lookup-formats.js";
+import { CountProgress } from "./progress.js";
 
-const USAGE = `Usage: situs lookup --index DIR|s3://BUCKET/PREFIX --input FILE [--output FILE]
+const USAGE = `Usage:
+  situs lookup --index DIR|s3://BUCKET/PREFIX --lines FILE|-           one free-text address a line
+  situs lookup --index … --input FILE.csv --column NAME               CSV, free-text address column
+  situs lookup --index … --input FILE.csv                             CSV, header names components
+  situs lookup --index … --input FILE                                 JSON lookup bodies, one a line
+Options:
+  --csv                      read --input as CSV whatever its name (as stdin needs)
+  --output FILE              write there instead of stdout
+  --output-format jsonl|csv  CSV for CSV input, JSON lines otherwise, unless given
 
-Looks up many addresses at once. FILE holds JSON lookup requests one a line (a parse answer or
-bare components, as POST /v1/verify/lookup takes), or, when it ends in .csv, a header of component
-names (addressNumber, streetName, streetSuffix, occupancyId, city, state, zip5 …) and one address
-a line. Writes one JSON answer a line, in input order; a request the API would refuse gives
-{"line": N, "error": code, "message": …}.
+Looks up many addresses at once, as POST /v1/verify/lookup does. Free text (--lines, --column) is
+parsed first as POST /v1/verify/parse does, and its answer's type and components are the lookup
+body. Components in a CSV header: addressNumber, streetName, streetSuffix, occupancyId, city,
+state, zip5 …; a JSON line is a parse answer or bare components. FILE - reads stdin.
+
+Writes exactly one answer per input row, in input order, with its row number: "row" counts lines
+(blank ones too) of line input, and records after the header of a CSV (a record may span lines
+inside quotes). JSON lines: {"row", "input" (free text), "components" (what was read), ...the
+lookup answer} or {"row", ..., "error", "message"}. CSV: every input column, then row, the parsed type and
+components (free text), and status, service_id, building_id, apn, fips, lat, lon, matchConfidence,
+unit_required, unit_count, candidates (count), fuzzy, error, message. A blank line or address
+answers as an empty body does (invalid_json); a CSV record with a quote never closed or another
+field count than the header's answers invalid_csv, naming the row.
 `;
 
-/** `situs lookup`: the bulk form of POST /v1/verify/lookup over a local or S3 index. */
-export async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+interface Options {
+  index: string;
+  /** The file to read, or "-" for stdin. */
+  file: string;
+  mode: "lines" | "json" | "csv";
+  /** The free-text address column of a CSV; without it the header names components. */
+  column?: string;
+  output?: string;
+  format: "jsonl" | "csv";
+}
+
+function parsedArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       index: { type: "string" },
       input: { type: "string" },
+      lines: { type: "string" },
+      column: { type: "string" },
+      csv: { type: "boolean" },
       output: { type: "string" },
-      help: { type: "boolean" },
+      "output-format": { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
-  });
-  if (values.help || !values.index || !values.input) {
-    process.stderr.write(USAGE);
-    return values.help ? 0 : 2;
+  }).values;
+}
+
+/** The options of a run, or what is wrong with the arguments ("" for --help). */
+function readOptions(args: string[]): Options | string {
+  let values: ReturnType<typeof parsedArgs>;
+  try {
+    values = parsedArgs(args);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
-  const index = await StoredParcelIndex.open(openBlobStore(values.index, s3Environment()), {
+  if (values.help) return "";
+  if (!values.index) return "--index is required";
+  const file = values.lines ?? values.input;
+  if (file === undefined || (values.lines !== undefined && values.input !== undefined))
+    return "give one of --lines FILE and --input FILE";
+  if (values.lines !== undefined && (values.csv || values.column !== undefined))
+    return "--csv and --column go with --input";
+  const csv = values.input !== undefined && (values.csv === true || file.toLowerCase().endsWith(".csv"));
+  if (values.column !== undefined && !csv) return "--column needs CSV input (a .csv file, or --csv)";
+  const format = values["output-format"] ?? (csv ? "csv" : "jsonl");
+  if (format !== "jsonl" && format !== "csv") return `--output-format is jsonl or csv, not "${format}"`;
+  if (file !== "-" && !existsSync(file)) return `no file ${file}`;
+  const mode = values.lines !== undefined ? "lines" : csv ? "csv" : "json";
+  return {
+    index: values.index,
+    file,
+    mode,
+    format,
+    ...(values.column !== undefined ? { column: values.column } : {}),
+    ...(values.output !== undefined ? { output: values.output } : {}),
+  };
+}
+
+class UsageError extends Error {}
+
+/** `situs lookup`: the bulk form of POST /v1/verify/lookup over a local or S3 index. */
+export async function run(args: string[]): Promise<number> {
+  const options = readOptions(args);
+  if (typeof options === "string") {
+    process.stderr.write(options === "" ? USAGE : `situs lookup: ${options}\n\n${USAGE}`);
+    return options === "" ? 0 : 2;
+  }
+  let failure: unknown;
+  const index = await StoredParcelIndex.open(openBlobStore(options.index, s3Environment()), {
     cacheBytes: 1 << 30,
     refreshMs: 0,
+    onRefreshError: (error) => (failure = error),
   });
-  const out = values.output ? createWriteStream(values.output) : process.stdout;
-  const tty = process.stderr.isTTY;
-  let count = 0;
-  for await (const [line, body] of requests(values.input)) {
-    const answer = await answerOne(index, line, body);
-    if (!out.write(`${JSON.stringify(answer)}\n`)) await once(out, "drain");
-    if (tty && ++count % 10_000 === 0) process.stderr.write(`\r${count.toLocaleString("en-US")} lookups`);
-  }
-  if (tty) process.stderr.write(`\r${count.toLocaleString("en-US")} lookups\n`);
-  index.close();
-  if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
-  return 0;
-}
-
-async function answerOne(index: StoredParcelIndex, line: number, body: unknown): Promise<unknown> {
   try {
-    const result = await index.lookup(readLookupRequest(body), new ServerTiming());
-    if ("error" in result) {
-      return {
-        line,
-        error: "location_required",
-        message: `The city exists in ${result.states} states.`,
-        states: result.states,
-      };
+    if (index.buildId === null) {
+      const reason = failure instanceof Error ? `: ${failure.message}` : "";
+      process.stderr.write(`situs lookup: no parcel index build at ${options.index}${reason}\n`);
+      return 1;
     }
-    return result;
+    await lookUpAll(
+      index,
+      options,
+      options.file === "-" ? process.stdin : createReadStream(options.file, { highWaterMark: 1 << 20 }),
+    );
+    return 0;
   } catch (error) {
-    if (error instanceof ApiError) return { line, ...error.toBody() };
-    throw error;
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`situs lookup: ${error.message}\n`);
+    return 2;
+  } finally {
+    index.close();
   }
 }
 
-/** The requests of a JSON-lines or CSV file, with their line numbers. */
-async function* requests(file: string): AsyncGenerator<[number, unknown]> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-  const csv = file.toLowerCase().endsWith(".csv");
-  let header: string[] | undefined;
-  let number = 0;
-  for await (const text of lines) {
-    number++;
-    if (text.trim() === "") continue;
-    if (!csv) {
-      yield [number, Buffer.from(text)];
-      continue;
-    }
-    const fields = splitCsvLine(text);
-    if (!header) {
-      header = fields.map((name) => name.trim());
-      continue;
-    }
-    const components = Object.fromEntries(
-      header.flatMap((name, i) => (fields[i] ? [[name, fields[i]]] : [])),
-    );
-    yield [number, Buffer.from(JSON.stringify(components))];
+async function lookUpAll(index: StoredParcelIndex, options: Options, input: Readable): Promise<void> {
+  // The same parser as the API and `situs parse`: the trained model with the rule-based fallback.
+  const parser = (): Parser =>
+    openParser(loadConfig(), (message) => process.stderr.write(`situs lookup: ${message}\n`));
+  const csvOutput = options.format === "csv";
+  if (options.mode !== "csv") {
+    const free = options.mode === "lines";
+    const rowOf = free ? lineRow(parser()) : jsonRow;
+    const format = csvOutput ? new CsvAnswers(undefined, free) : JSON_LINES;
+    await answerAll(index, options, format, (lookup) => lookUpLines(input, lookup, rowOf));
+    return;
   }
+  const csv = await CsvInput.open(input);
+  if (csv.headerUnterminated) throw new UsageError("the CSV header has a quote that is never closed");
+  const header = csv.header ?? [];
+  const column = options.column;
+  let rowOf: (record: CsvRecord, row: number) => BulkRow = csvComponentsRow(header);
+  if (column !== undefined) {
+    const at = header.findIndex((name) => name.trim() === column);
+    if (at < 0) {
+      const found = csv.header === undefined ? "the CSV is empty" : `its columns: ${header.join(", ")}`;
+      throw new UsageError(`no column "${column}" in the CSV header; ${found}`);
+    }
+    rowOf = csvAddressRow(parser(), header, at);
+  }
+  const format = csvOutput ? new CsvAnswers(header, column !== undefined) : JSON_LINES;
+  await answerAll(index, options, format, (lookup) => csv.lookUp(lookup, rowOf));
+}
+
+/** Runs `feed` through a bulk lookup, writing each window's answers in order as it completes. */
+async function answerAll(
+  index: StoredParcelIndex,
+  options: Options,
+  format: AnswerFormat,
+  feed: (lookup: BulkLookup) => Promise<void>,
+): Promise<void> {
+  const out = new BufferedOutput(
+    options.output === undefined ? process.stdout : createWriteStream(options.output),
+  );
+  const progress = new CountProgress();
+  if (format.header !== undefined) await out.write(format.header);
+  const lookup = new BulkLookup(index, async (rows, answers) => {
+    let text = "";
+    for (let i = 0; i < rows.length; i++) {
+      const answer = answers[i]!;
+      text += format.line(rows[i]!, answer);
+      progress.add("error" in answer ? "error" : answer.status);
+    }
+    progress.draw();
+    await out.write(text);
+  });
+  await feed(lookup);
+  await out.close();
+  progress.done();
 }

@@ -6,6 +6,7 @@ import { MAX_LINE_LENGTH, STRING_COMPONENTS } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";
 import { openParser } from "../composition.js";
 import { loadConfig } from "../config.js";
+import { BufferedOutput } from "./buffered-output.js";
 import { formatCsvRecord, isOpenRecord, parseCsvRecord } from "./csv.js";
 import { Progress } from "./progress.js";
 
@@ -118,21 +119,4 @@ function csvFields(answer: ParseAnswer): string[] {
   const components = STRING_COMPONENTS.map((name) => answer.components[name] ?? "");
   const warnings = answer.warnings.map((warning) => warning.code).join(";");
   return [answer.type, ...components, answer.lines.join(" | "), warnings, String(answer.confidence)];
-}
-
-/** Batches writes to stdout and waits for it to drain, so bulk runs keep memory flat. */
-class BufferedOutput {
-  private buffer = "";
-
-  async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length > 1 << 16) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.buffer === "") return;
-    const ok = process.stdout.write(this.buffer);
-    this.buffer = "";
-    if (!ok) await new Promise((resolve) => process.stdout.once("drain", resolve));
-  }
 }

@@ -34,7 +34,10 @@ const COMMANDS: Record<string, Command> = {
   },
   remove: { summary: "Drop counties from a parcel index (--fips F).", run: runRemove },
   export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
-  lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
+  lookup: {
+    summary: "Look up many addresses (free text, CSV or JSON lines) against an index.",
+    run: runLookup,
+  },
 };
 
 function usage(): string {

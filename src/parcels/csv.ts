@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
 /**
@@ -8,6 +9,16 @@ import { StringDecoder } from "node:string_decoder";
 export interface CsvRecord {
   line: number;
   fields: string[];
+  /** Set on the last record when its quote is never closed (it runs to the end of the input). */
+  unterminated?: true;
+}
+
+export interface CsvReadOptions {
+  /**
+   * Yield a blank line (outside quotes) as a record with no fields instead of skipping it, for
+   * readers that answer every line (`situs lookup`); ingest skips them.
+   */
+  blankLines?: boolean;
 }
 
 export function splitCsvLine(text: string, delimiter = ","): string[] {
@@ -48,7 +59,10 @@ class RecordAssembler {
   /** The fields of the previous record read by `plainRecord`. */
   private previous: string[] = [];
 
-  constructor(private readonly delimiter: string) {}
+  constructor(
+    private readonly delimiter: string,
+    private readonly blankLines = false,
+  ) {}
 
   /** The record a physical line completes, if any. */
   take(raw: string): CsvRecord | undefined {
@@ -58,14 +72,18 @@ class RecordAssembler {
     if (this.pending === "") this.startLine = this.lineNumber;
     this.pending = this.pending === "" ? text : `${this.pending}\n${text}`;
     if (hasOpenQuote(this.pending)) return undefined;
-    const record = this.pending === "" ? undefined : this.record();
+    const record = this.pending === "" ? this.blank(this.startLine) : this.record();
     this.pending = "";
     return record;
   }
 
   /** The record left open at the end of the file (an unterminated quote), if any. */
   rest(): CsvRecord | undefined {
-    return this.pending === "" ? undefined : this.record();
+    return this.pending === "" ? undefined : { ...this.record(), unterminated: true };
+  }
+
+  private blank(line: number): CsvRecord | undefined {
+    return this.blankLines ? { line, fields: [] } : undefined;
   }
 
   private record(): CsvRecord {
@@ -95,7 +113,7 @@ class RecordAssembler {
   private plainRecord(text: string, start: number, newline: number): CsvRecord | undefined {
     this.lineNumber++;
     const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline; // "\r"
-    if (end === start) return undefined;
+    if (end === start) return this.blank(this.lineNumber);
     const previous = this.previous;
     const fields: string[] = [];
     for (let at = start; ;) {
@@ -113,16 +131,22 @@ class RecordAssembler {
 }
 
 /**
- * The records of a file, in batches (one per 1 MiB read). A batch parses a record when it is
- * consumed, so only the record being read is alive at a time (not a whole batch of field arrays),
- * and must be consumed before the next batch is requested. Lines are split here, synchronously:
- * per-line async iteration (readline) costs more than parsing a short CSV line.
+ * The records of a file (or a stream of bytes, such as stdin), in batches (one per 1 MiB read from
+ * a file, one per chunk a stream gives). A batch parses a record when it is consumed, so only the
+ * record being read is alive at a time (not a whole batch of field arrays), and must be consumed
+ * before the next batch is requested. Lines are split here, synchronously: per-line async
+ * iteration (readline) costs more than parsing a short CSV line.
  */
-export async function* readCsvBatches(file: string, delimiter = ","): AsyncGenerator<Iterable<CsvRecord>> {
+export async function* readCsvBatches(
+  source: string | Readable,
+  delimiter = ",",
+  options: CsvReadOptions = {},
+): AsyncGenerator<Iterable<CsvRecord>> {
   const decoder = new StringDecoder("utf8");
-  const records = new RecordAssembler(delimiter);
+  const records = new RecordAssembler(delimiter, options.blankLines);
+  const input = typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 20 }) : source;
   let carry = "";
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+  for await (const chunk of input) {
     const text = carry + decoder.write(chunk as Buffer);
     const end = text.lastIndexOf("\n");
     carry = text.slice(end + 1);

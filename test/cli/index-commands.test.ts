@@ -63,7 +63,7 @@ test("situs ingest, export and lookup work end to end on the command line", (t) 
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line));
-  assert.equal(answers[0].status, "matched");
+  assert.deepEqual([answers[0].row, answers[0].status], [1, "matched"]);
   assert.equal(answers[0].service_id, row?.split(",")[17]);
-  assert.deepEqual([answers[1].line, answers[1].error], [2, "location_required"]);
+  assert.deepEqual([answers[1].row, answers[1].error], [2, "location_required"]);
 });

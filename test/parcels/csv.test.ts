@@ -3,7 +3,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import type { CsvRecord } from "../../src/parcels/csv.js";
 import { readCsvBatches, splitCsvLine } from "../../src/parcels/csv.js";
+import { chunkedStream } from "../support/chunked-stream.js";
 import { temporaryDir } from "./index-fixtures.js";
 
 test("CSV records: quotes, doubled quotes, line breaks inside quotes, CRLF and a BOM", async (t) => {
@@ -22,10 +24,10 @@ test("CSV records: quotes, doubled quotes, line breaks inside quotes, CRLF and a
 
 /**
  * The plain reading: split into lines (no line after a final newline), join lines while a quote
- * is open, split each record.
+ * is open, split each record; a blank line is a record with no fields when `blankLines` is set.
  */
-function oracle(content: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
+function oracle(content: string, blankLines = false): CsvRecord[] {
+  const records: CsvRecord[] = [];
   let pending = "";
   let start = 0;
   const lines = content.split("\n");
@@ -36,25 +38,44 @@ function oracle(content: string): Array<{ line: number; fields: string[] }> {
     pending = pending === "" ? line : `${pending}\n${line}`;
     if ((pending.match(/"/g) ?? []).length % 2 === 1) return;
     if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending) });
+    else if (blankLines) records.push({ line: start, fields: [] });
     pending = "";
   });
-  if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending) });
+  if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending), unterminated: true });
   return records;
 }
 
+const piece = fc.constantFrom("a", "bb", "06001", "", ",", ",,", '"', '""', "\n", "\r\n", "x y", "\uFEFF");
+
 test("CSV records match the plain reading for any mix of quotes, repeats, CRLF and empty lines", async (t) => {
   const dir = temporaryDir(t);
-  const piece = fc.constantFrom("a", "bb", "06001", "", ",", ",,", '"', '""', "\n", "\r\n", "x y", "\uFEFF");
   let run = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(piece, { maxLength: 80 }), async (pieces) => {
+    fc.asyncProperty(fc.array(piece, { maxLength: 80 }), fc.boolean(), async (pieces, blankLines) => {
       const content = pieces.join("");
       const file = join(dir, `p${run++}.csv`);
       writeFileSync(file, content);
       const records = [];
-      for await (const batch of readCsvBatches(file)) records.push(...batch);
-      assert.deepEqual(records, oracle(content));
+      for await (const batch of readCsvBatches(file, ",", { blankLines })) records.push(...batch);
+      assert.deepEqual(records, oracle(content, blankLines));
     }),
     { numRuns: 300 },
+  );
+});
+
+test("CSV records from a stream in small chunks, split anywhere (even inside a character), read as from a file", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.constantFrom("é", "a", ",", '"', "\n", "\r\n"), { maxLength: 60 }),
+      fc.integer({ min: 1, max: 7 }),
+      async (pieces, size) => {
+        const content = pieces.join("");
+        const records = [];
+        for await (const batch of readCsvBatches(chunkedStream(content, size), ",", { blankLines: true }))
+          records.push(...batch);
+        assert.deepEqual(records, oracle(content, true));
+      },
+    ),
+    { numRuns: 200 },
   );
 });

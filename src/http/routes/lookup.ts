@@ -15,15 +15,7 @@ export function registerLookupRoutes(app: FastifyInstance, services: Services): 
     app.post(url, { config: { operation: "lookup" } }, async (request): Promise<LookupAnswer> => {
       const lookup = readLookupRequest(request.body);
       const result = await lookups.run(() => services.parcels.lookup(lookup, request.situs!.timing));
-      if ("error" in result) {
-        throw new ApiError(
-          "location_required",
-          `The city exists in ${result.states} states; send state or zip5.`,
-          {
-            states: result.states,
-          },
-        );
-      }
+      if ("error" in result) throw locationRequired(result.states);
       return result;
     });
   }
@@ -32,13 +24,24 @@ export function registerLookupRoutes(app: FastifyInstance, services: Services): 
 /** Components a parse answer may carry that are checked for type though a lookup ignores them. */
 const CHECKED_COMPONENTS = new Set<string>([...STRING_COMPONENTS, ...LOOKUP_COMPONENTS]);
 
+/** The error of a city-only lookup whose city exists in several states. */
+export function locationRequired(states: number): ApiError {
+  return new ApiError("location_required", `The city exists in ${states} states; send state or zip5.`, {
+    states,
+  });
+}
+
 /**
  * Validates a lookup body in DECISIONS.md's order: `invalid_json`, `components_required`,
  * `unsupported_type`, `street_required`, `location_required` (the multi-state city case is the
  * index's, since only it knows the places).
  */
 export function readLookupRequest(rawBody: unknown): LookupRequest {
-  const body = readJsonBody(rawBody);
+  return lookupRequestOf(readJsonBody(rawBody));
+}
+
+/** Validates a lookup body already decoded from JSON (a parse answer or bare components). */
+export function lookupRequestOf(body: unknown): LookupRequest {
   if (!isPlainObject(body))
     throw new ApiError("components_required", "The body must be a JSON object of address components.");
   // A whole parse answer carries its components in `components`; bare components sit at top level.

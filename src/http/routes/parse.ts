@@ -25,12 +25,17 @@ export function readLine(rawBody: unknown): string {
   if (typeof line !== "string") {
     throw new ApiError("line_required", 'The body must be an object with a "line" string.');
   }
+  checkLineLength(line);
+  return line;
+}
+
+/** A line longer than 256 characters is 413 `line_too_long` (SPEC.md "Limits"). */
+export function checkLineLength(line: string): void {
   if (characterCount(line) > MAX_LINE_LENGTH) {
     throw new ApiError("line_too_long", `The line is longer than ${MAX_LINE_LENGTH} characters.`, {
       max: MAX_LINE_LENGTH,
     });
   }
-  return line;
 }
 
 /** Characters are code points: an emoji counts once although it takes two UTF-16 units. */
