@@ -2,7 +2,7 @@ import { UlidGenerator } from "./binary-ulid.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteLru } from "./chunk-cache.js";
 import type { ColumnMapping } from "./column-mapping.js";
-import { readCsvBatches } from "./csv.js";
+import { checkMappedFields } from "./column-mapping.js";
 import type { Gazetteer } from "./gazetteer.js";
 import { nationalGazetteer } from "./gazetteer.js";
 import type { IdentityStats, PreviousState } from "./identity.js";
@@ -15,11 +15,17 @@ import type { IngestRow } from "./parcel-row.js";
 import { addressKey, identityKey, situsKey } from "./parcel-row.js";
 import type { InferenceCounts, Reject } from "./row-reader.js";
 import { RowReader } from "./row-reader.js";
+import type { SourceFormat } from "./sources/open-source.js";
+import { openSource } from "./sources/open-source.js";
 import type { StoredEntry } from "./stored-entry.js";
 
 export interface IngestInput {
   file: string;
   mapping: ColumnMapping;
+  /** The file's format (else the mapping's, else detected from the file). */
+  format?: SourceFormat;
+  /** The layer to read, for a zip of shapefiles or a GDAL dataset with several (else the mapping's). */
+  layer?: string;
 }
 
 export interface IngestOptions {
@@ -134,15 +140,17 @@ async function readFile(
   onProgress?: (file: string, rows: number) => void,
 ): Promise<FileReport> {
   const report: FileReport = { file: input.file, rows: 0, accepted: 0, rejected: 0 };
-  let reader: RowReader | undefined;
-  for await (const batch of readCsvBatches(input.file, input.mapping.delimiter)) {
+  const source = await openSource(input.file, {
+    format: input.format ?? input.mapping.format,
+    layer: input.layer ?? input.mapping.layer,
+    delimiter: input.mapping.delimiter,
+  });
+  checkMappedFields(source, input.mapping);
+  const reader = new RowReader(input.file, source.fields, input.mapping, gazetteer);
+  for await (const batch of source.batches()) {
     for (const record of batch) {
-      if (!reader) {
-        reader = new RowReader(input.file, record.fields, input.mapping, gazetteer);
-        continue;
-      }
       report.rows++;
-      const result = reader.read(record.line, record.fields);
+      const result = reader.read(record.line, record.fields, record.point, record.problem);
       const reject = "reject" in result ? result.reject : addToGroup(groups, result.row);
       if (reject) {
         rejects.push(reject);
@@ -153,7 +161,7 @@ async function readFile(
   }
   onProgress?.(input.file, report.rows);
   for (const key of Object.keys(inferred) as Array<keyof InferenceCounts>)
-    inferred[key] += reader?.inferred[key] ?? 0;
+    inferred[key] += reader.inferred[key];
   return report;
 }
 
