@@ -27,7 +27,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "Manage teams, credit, budgets, API keys, portal users; show usage and logs.",
     run: runAdmin,
   },
-  ingest: { summary: "Build or update a parcel index from CSV files (--help for options).", run: runIngest },
+  ingest: {
+    summary: "Build or update a parcel index from CSV, GeoJSON, shapefiles, GDAL data (--help for options).",
+    run: runIngest,
+  },
   export: { summary: "Write every parcel of an index, with its IDs, as CSV.", run: runExport },
   lookup: { summary: "Look up many addresses (JSON lines or CSV) against an index.", run: runLookup },
 };
