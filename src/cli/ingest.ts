@@ -1,28 +1,37 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { ColumnMapping } from "../parcels/column-mapping.js";
-import { FORMATS, parseMapping } from "../parcels/column-mapping.js";
 import { openParser } from "../composition.js";
 import { loadConfig } from "../config.js";
-import type { BuildReport, IngestReport } from "../parcels/ingest.js";
+import type { Layout } from "../parcels/column-mapping.js";
+import { LAYOUTS, layoutMapping, parseMapping } from "../parcels/column-mapping.js";
+import type { BuildReport, IngestInput, IngestReport } from "../parcels/ingest.js";
 import type { Reject } from "../parcels/row-reader.js";
 import { ingest } from "../parcels/ingest.js";
 import { openBlobStore } from "../parcels/open-blob-store.js";
 import type { TextField } from "../parcels/parcel-row.js";
 import { csvField } from "../parcels/csv.js";
+import type { SourceFormat } from "../parcels/sources/open-source.js";
+import { detectFormat, isSourceFormat, SOURCE_FORMATS } from "../parcels/sources/open-source.js";
 import { s3Environment } from "./index-location.js";
+import { inspect } from "./inspect.js";
 
 const USAGE = `Usage: situs ingest --index DIR|file:///DIR|s3://BUCKET/PREFIX [options] FILE...
+       situs ingest --inspect FILE [--format F] [--layer NAME] [--output MAPPING.json]
 
 Builds the parcel index in the store, or a new version of it when one is published there.
-  --format canonical|openaddresses|mapped   input format (default canonical)
-  --mapping FILE.json                       column mapping (required for mapped; see docs/parcel-index.md)
-  --fips, --state, --city, --zip5 VALUE     constant for rows that lack the field
-  --replace-fips F[,F...]                   also replace these counties (their parcels missing
-                                            from the files are retired); the counties of the
-                                            files are always replaced, every other one is kept
-  --rejects FILE                            write every rejected row as CSV (file,line,reason), then
-                                            the rows kept with a value changed (kind "kept")
+  --format csv|geojson|geojsonl|shapefile|gdal   file format (default: detected from the file)
+  --layout canonical|openaddresses|mapped        column layout (default canonical; mapped with --mapping)
+  --mapping FILE.json                            column mapping (see docs/parcel-index.md)
+  --layer NAME                                   layer of a zip of shapefiles or of a GDAL dataset
+  --fips, --state, --city, --zip5 VALUE          constant for rows that lack the field
+  --replace-fips F[,F...]                        also replace these counties (their parcels missing
+                                                 from the files are retired); the counties of the
+                                                 files are always replaced, every other one is kept
+  --rejects FILE                                 write every rejected row as CSV (kind,file,line,reason):
+                                                 the rejected rows, then those kept with a value changed
+  --inspect FILE                                 print the file's format, fields and a suggested mapping
+  --output MAPPING.json                          with --inspect: write the suggested mapping there
+(--format also accepts a layout name, canonical|openaddresses|mapped, as --layout.)
 `;
 
 /** `situs ingest`: parses the command line, runs the ingest, prints its report. */
@@ -32,8 +41,12 @@ export async function run(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       index: { type: "string" },
-      format: { type: "string", default: "canonical" },
+      format: { type: "string" },
+      layout: { type: "string" },
       mapping: { type: "string" },
+      layer: { type: "string" },
+      inspect: { type: "boolean" },
+      output: { type: "string" },
       fips: { type: "string" },
       state: { type: "string" },
       city: { type: "string" },
@@ -43,15 +56,29 @@ export async function run(args: string[]): Promise<number> {
       help: { type: "boolean" },
     },
   });
-  if (values.help || !values.index || positionals.length === 0) {
+  const { format, layout } = formatAndLayout(values.format, values.layout, values.mapping);
+  if (values.inspect && positionals.length === 1 && !values.help) {
+    const options = { format, layer: values.layer, output: values.output };
+    process.stdout.write(await inspect(positionals[0]!, options));
+    return 0;
+  }
+  if (values.help || values.inspect || !values.index || positionals.length === 0) {
     process.stderr.write(USAGE);
     return values.help ? 0 : 2;
   }
-  const mapping = chooseMapping(values.format ?? "canonical", values.mapping);
-  const constants: Partial<Record<TextField, string>> = { ...mapping.constants };
+  const mappingFile = values.mapping
+    ? parseMapping(JSON.parse(readFileSync(values.mapping, "utf8")))
+    : undefined;
+  const cli: Partial<Record<TextField, string>> = {};
   for (const field of ["fips", "state", "city", "zip5"] as const) {
     const value = values[field];
-    if (value !== undefined) constants[field] = value;
+    if (value !== undefined) cli[field] = value;
+  }
+  const inputs: IngestInput[] = [];
+  for (const file of positionals) {
+    const mapping = mappingFile ?? layoutMapping(layout, format ?? (await detectFormat(file)));
+    const constants = { ...mapping.constants, ...cli };
+    inputs.push({ file, mapping: { ...mapping, constants }, format, layer: values.layer });
   }
   const tty = process.stderr.isTTY;
   const replaceCounties = readCounties(values["replace-fips"] ?? []);
@@ -59,14 +86,14 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`situs ingest: ${replaceCounties}\n`);
     return 2;
   }
-  const needsParser = mapping.columns.address !== undefined;
+  const needsParser = inputs.some((input) => input.mapping.columns.address !== undefined);
   const report = await ingest({
     replaceCounties,
     ...(needsParser
       ? { parser: openParser(loadConfig(), (m) => process.stderr.write(`situs ingest: ${m}\n`)) }
       : {}),
     store: openBlobStore(values.index, s3Environment()),
-    inputs: positionals.map((file) => ({ file, mapping: { ...mapping, constants } })),
+    inputs,
     ...(tty
       ? {
           onProgress: (file: string, rows: number) =>
@@ -88,11 +115,36 @@ export async function run(args: string[]): Promise<number> {
   return 0;
 }
 
-function chooseMapping(format: string, mappingFile: string | undefined): ColumnMapping {
-  if (mappingFile) return parseMapping(JSON.parse(readFileSync(mappingFile, "utf8")));
-  if (format === "mapped") throw new Error("--format mapped needs --mapping FILE.json");
-  if (format !== "canonical" && format !== "openaddresses") throw new Error(`unknown format "${format}"`);
-  return FORMATS[format];
+/**
+ * The file format and the column layout from the command line. They are separate: a GeoJSON file
+ * may hold OpenAddresses properties. `--format` also takes a layout name (canonical, openaddresses,
+ * mapped), the older spelling of `--layout`.
+ */
+function formatAndLayout(
+  format: string | undefined,
+  layout: string | undefined,
+  mapping: string | undefined,
+): { format: SourceFormat | undefined; layout: Exclude<Layout, "mapped"> } {
+  const isLayout = (value: string): value is Layout => (LAYOUTS as readonly string[]).includes(value);
+  if (layout !== undefined && !isLayout(layout))
+    throw new Error(`unknown layout "${layout}" (${LAYOUTS.join(", ")})`);
+  let chosen = layout;
+  if (format !== undefined && isLayout(format)) {
+    if (chosen !== undefined && chosen !== format)
+      throw new Error(`--format ${format} and --layout ${chosen} disagree`);
+    chosen = format;
+  } else if (format !== undefined && !isSourceFormat(format)) {
+    throw new Error(
+      `unknown format "${format}" (${SOURCE_FORMATS.join(", ")}; layouts: ${LAYOUTS.join(", ")})`,
+    );
+  }
+  if (chosen === "mapped" && !mapping) throw new Error("the mapped layout needs --mapping FILE.json");
+  if (mapping && chosen !== undefined && chosen !== "mapped")
+    throw new Error(`--mapping and the ${chosen} layout are two column layouts: give one`);
+  return {
+    format: format !== undefined && isSourceFormat(format) ? format : undefined,
+    layout: chosen === undefined || chosen === "mapped" ? "canonical" : chosen,
+  };
 }
 
 /** FIPS codes from `--replace-fips` / `--fips` values (each may list several, comma-separated). */

@@ -29,7 +29,7 @@ const COMMANDS: Record<string, Command> = {
     run: runAdmin,
   },
   ingest: {
-    summary: "Build or update a parcel index from county files (--help for options).",
+    summary: "Build or update a parcel index from CSV, GeoJSON, shapefiles, GDAL data (--help for options).",
     run: runIngest,
   },
   remove: { summary: "Drop counties from a parcel index (--fips F).", run: runRemove },

@@ -3,8 +3,8 @@ import { UlidGenerator } from "./binary-ulid.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteLru } from "./chunk-cache.js";
 import type { ColumnMapping } from "./column-mapping.js";
+import { checkMappedFields } from "./column-mapping.js";
 import { planRefresh } from "./county-refresh.js";
-import { readCsvBatches } from "./csv.js";
 import type { Gazetteer } from "./gazetteer.js";
 import { nationalGazetteer } from "./gazetteer.js";
 import type { IdentityStats, PreviousState } from "./identity.js";
@@ -17,11 +17,17 @@ import { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
 import type { InferenceCounts, Note, Reject } from "./row-reader.js";
 import { RowReader } from "./row-reader.js";
+import type { SourceFormat } from "./sources/open-source.js";
+import { openSource } from "./sources/open-source.js";
 import type { StoredEntry } from "./stored-entry.js";
 
 export interface IngestInput {
   file: string;
   mapping: ColumnMapping;
+  /** The file's format (else the mapping's, else detected from the file). */
+  format?: SourceFormat;
+  /** The layer to read, for a zip of shapefiles or a GDAL dataset with several (else the mapping's). */
+  layer?: string;
 }
 
 export interface BuildOptions {
@@ -236,15 +242,17 @@ async function readFile(
 ): Promise<FileReport> {
   const { gazetteer, groups, rejects, inferred } = state;
   const report: FileReport = { file: input.file, rows: 0, accepted: 0, rejected: 0 };
-  let reader: RowReader | undefined;
-  for await (const batch of readCsvBatches(input.file, input.mapping.delimiter)) {
+  const source = await openSource(input.file, {
+    format: input.format ?? input.mapping.format,
+    layer: input.layer ?? input.mapping.layer,
+    delimiter: input.mapping.delimiter,
+  });
+  checkMappedFields(source, input.mapping);
+  const reader = new RowReader(input.file, source.fields, input.mapping, gazetteer, { parser: state.parser });
+  for await (const batch of source.batches()) {
     for (const record of batch) {
-      if (!reader) {
-        reader = new RowReader(input.file, record.fields, input.mapping, gazetteer, { parser: state.parser });
-        continue;
-      }
       report.rows++;
-      const result = reader.read(record.line, record.fields);
+      const result = reader.read(record.line, record.fields, record.point, record.problem);
       const reject = "reject" in result ? result.reject : addToGroup(groups, result.row, state.chunkKeys);
       if (reject) {
         rejects.push(reject);
@@ -255,8 +263,8 @@ async function readFile(
   }
   onProgress?.(input.file, report.rows);
   for (const key of Object.keys(inferred) as Array<keyof InferenceCounts>)
-    inferred[key] += reader?.inferred[key] ?? 0;
-  state.notes.push(...(reader?.notes ?? []));
+    inferred[key] += reader.inferred[key];
+  state.notes.push(...reader.notes);
   return report;
 }
 

@@ -17,6 +17,7 @@ import {
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
 import { emptyIngestRow, TEXT_FIELDS } from "./parcel-row.js";
+import type { LonLat } from "./sources/record-source.js";
 import { stateOfCounty } from "./state-fips.js";
 
 /** A row that cannot be used: reported with file, line and reason, and counted. */
@@ -167,7 +168,15 @@ export class RowReader {
     if (missing.length > 0) throw new Error(`${file}: the header has no column ${missing.join(", ")}`);
   }
 
-  read(line: number, fields: string[]): RowResult {
+  /** Whether the mapping names a lat or lon column (then a record's point is not used). */
+  private coordinateColumns: boolean | undefined;
+
+  /**
+   * A record as a row. `point` (geometry formats) gives the coordinates when the mapping names no
+   * lat/lon columns (named columns win); `problem` (unusable geometry) rejects the row.
+   */
+  read(line: number, fields: string[], point?: LonLat | null, problem?: string): RowResult {
+    if (problem !== undefined) return this.reject(line, problem);
     if (fields.length !== this.width) {
       return this.reject(line, `expected ${this.width} columns, found ${fields.length}`);
     }
@@ -177,8 +186,13 @@ export class RowReader {
       values[slot] = value !== "" ? value : constant;
     }
     const row = emptyIngestRow(this.file, line);
-    const problem = this.fill(row, values);
-    return problem === undefined ? { row } : this.reject(line, problem);
+    this.coordinateColumns ??= this.columns.some(([slot]) => slot === LAT || slot === LON);
+    if (point && !this.coordinateColumns) {
+      row.lat = point.lat;
+      row.lon = point.lon;
+    }
+    const unusable = this.fill(row, values);
+    return unusable === undefined ? { row } : this.reject(line, unusable);
   }
 
   /** A value, or "" when it is one of the missing-value tokens (`NA`, `<Null>`, …). */

@@ -1,4 +1,5 @@
 import { projectPath } from "../../src/paths.js";
+import type { SourceFormat } from "../../src/parcels/sources/open-source.js";
 
 /**
  * The real county files of ../shared/data/parcels (gis/README.md and README.md describe them),
@@ -10,7 +11,7 @@ export const SHARED_DATA = projectPath("..", "shared", "data", "parcels");
 export interface CountyDataset {
   name: string;
   fips: string;
-  files: Array<{ path: string; mapping: string; format?: string }>;
+  files: Array<{ path: string; mapping: string; format?: SourceFormat }>;
 }
 
 export const COUNTY_DATASETS: readonly CountyDataset[] = [
