@@ -5,7 +5,7 @@ import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
 import { streetLabels } from "./assembly/street-labels.js";
-import { unitLabels } from "./assembly/unit-labels.js";
+import { lotAfterStreet, unitLabels } from "./assembly/unit-labels.js";
 import { firmLabels } from "./assembly/firm-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
@@ -99,10 +99,13 @@ function answerConfidence(type: AddressType, components: Components, value: numb
 
 const lowConfidenceMessage = warningMessage("low_confidence");
 
-/** The labels as assembly reads them (box groups, streets, units, an intersection's second street). */
+/** The labels as assembly reads them (box groups, lots, streets, units, an intersection's second street). */
 function readLabels(tokens: readonly Token[], labels: readonly Label[]) {
   return secondStreetAsOther(
-    firmLabels(tokens, unitLabels(tokens, streetLabels(tokens, boxLabels(tokens, labels)))),
+    firmLabels(
+      tokens,
+      unitLabels(tokens, streetLabels(tokens, lotAfterStreet(tokens, boxLabels(tokens, labels)))),
+    ),
   );
 }
 

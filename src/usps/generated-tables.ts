@@ -670,6 +670,15 @@ export const C1_UNLISTED_SUFFIXES: ReadonlyArray<readonly string[]> = [
   ["OVERLOOK", "labeled.xml: 6102 LAKEVIEW OVERLOOK"],
   ["STRIP", "labeled.xml: 1089 SUNSET STRIP"],
   ["CONCOURSE", "labeled.xml: 1135 KANE CONCOURSE"],
+  ["TURN", "labeled.xml: 3555 HILLVIEW TURN HUNTINGDON VY PA (a local type, as FOX RUN TURN)"],
+  ["CRT", "labeled.xml: 3121 187TH STREET CRT N (court, as county situs lines abbreviate it)"],
+  ["GRTH", "GARTH abbreviated, a local type of county situs lines (C1 has no GARTH)"],
+  ["CI", "CIRCLE abbreviated as county situs lines write it (C1 has CIR, CIRC, CRCL, CRCLE)"],
+];
+
+/** data/usps/c2-county-designators.tsv */
+export const C2_COUNTY_DESIGNATORS: ReadonlyArray<readonly string[]> = [
+  ["RR", "REAR", "county situs lines: 18 ELM ST RR (the rear unit of a lot; RR abbreviates REAR)"],
 ];
 
 /** data/usps/c2-unit-designators.tsv */

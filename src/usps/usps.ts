@@ -5,6 +5,7 @@ import {
   C1_LEGACY_SUFFIXES,
   C1_STREET_SUFFIXES,
   C1_UNLISTED_SUFFIXES,
+  C2_COUNTY_DESIGNATORS,
   C2_UNIT_DESIGNATORS,
   C2_UNIT_VARIANTS,
   H_SPANISH_PREFIXES,
@@ -92,6 +93,17 @@ export function standardUnitDesignator(word: string): string | undefined {
 /** Whether a standard designator requires a unit number (Appendix C2 "requires secondary range"). */
 export function designatorNeedsNumber(standard: string): boolean {
   return designatorsNeedingNumber.has(standard);
+}
+
+const countyDesignators = mapOf(C2_COUNTY_DESIGNATORS, 0, 1);
+
+/**
+ * The Appendix C2 designator a county situs form stands for (`RR` → `REAR`), or undefined
+ * (data/usps/c2-county-designators.tsv). Apart from standardUnitDesignator: `RR` opening a line
+ * is a rural route, so only a word right after the street is read so.
+ */
+export function countyUnitDesignator(word: string): string | undefined {
+  return countyDesignators.get(word);
 }
 
 export const STANDARD_UNIT_DESIGNATORS: ReadonlySet<string> = new Set(column(C2_UNIT_DESIGNATORS, 1));

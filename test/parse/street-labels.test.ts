@@ -360,3 +360,60 @@ test("a directional before a one-word name that is a common street type is the n
   assert.deepEqual(relabelled("1520 N Wells Chicago IL", [A, D, N, C, ST]), [A, D, N, C, ST]);
   assert.deepEqual(relabelled("1 N Park Dr", [A, D, N, S]), [A, D, N, S]);
 });
+
+test("a local street type C1 lacks ends the street as its suffix, kept as typed", () => {
+  // Labelled as a name word after the suffix, alone as the city, or ending a name with no suffix.
+  assert.deepEqual(relabelled("12 Fox Run Turn Marysville CA", [A, N, S, N, C, ST]), [A, N, N, S, C, ST]);
+  assert.deepEqual(relabelled("12 Fox Run Turn, CA 95901", [A, N, S, C, ST, Z]), [A, N, N, S, ST, Z]);
+  assert.deepEqual(relabelled("12 Oak Grth, Columbia MD", [A, N, N, C, ST]), [A, N, S, C, ST]);
+  const answer = assemble({
+    input: "12 Fox Run Turn, Marysville CA 95901",
+    tokens: tokenize("12 Fox Run Turn, Marysville CA 95901"),
+    labels: [A, N, S, N, C, ST, Z],
+    confidence: 0.9,
+    model: TEST_MODEL,
+  });
+  assert.equal(answer.components.streetName, "FOX RUN");
+  assert.equal(answer.components.streetSuffix, "TURN");
+  assert.deepEqual(
+    answer.warnings.map((w) => [w.code, w.start, w.end]),
+    [["unknown_suffix", 11, 15]],
+  );
+  // A city of words that are no street type stays the city.
+  assert.deepEqual(relabelled("12 Fox Run, Marysville CA", [A, N, S, C, ST]), [A, N, S, C, ST]);
+});
+
+test("the rules read a local street type ending the street, with or without a city after it", () => {
+  const rules = new RuleParser();
+  for (const line of [
+    "12 Fox Run Turn, Marysville CA 95901",
+    "12 fox run turn marysville ca 95901",
+    "12 Fox Run Turn",
+    "12 Fox Run Turn, CA 95901",
+  ]) {
+    const c = rules.parse(line).components;
+    assert.deepEqual(
+      [c.streetName, c.streetSuffix, c.firm, c.other],
+      ["FOX RUN", "TURN", undefined, undefined],
+      line,
+    );
+  }
+  for (const [line, suffix] of [
+    ["12 Oak Grth, Columbia MD", "GRTH"],
+    ["12 Oak Crt, Marysville CA", "CRT"],
+    ["12 Oak Ci, Marysville CA", "CI"],
+    // Forms C1 or its legacy table knows are standardized, not kept as typed.
+    ["12 Oak Cir., Marysville CA", "CIR"],
+    ["12 Oak Blv, Marysville CA", "BLVD"],
+    ["12 Oak Bl, Marysville CA", "BLVD"],
+    ["12 Oak Pky, Marysville CA", "PKWY"],
+  ] as const) {
+    const answer = rules.parse(line);
+    assert.deepEqual([answer.components.streetName, answer.components.streetSuffix], ["OAK", suffix], line);
+    const unknown = answer.warnings.some((w) => w.code === "unknown_suffix");
+    assert.equal(unknown, ["GRTH", "CRT", "CI"].includes(suffix), line);
+  }
+  // A directional word opening the name stays the predirectional.
+  const ridge = rules.parse("12 North Ridge Rd").components;
+  assert.deepEqual([ridge.predirectional, ridge.streetName, ridge.streetSuffix], ["N", "RIDGE", "RD"]);
+});

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { assembledLabels } from "../../src/parse/assemble.js";
-import { unitLabels } from "../../src/parse/assembly/unit-labels.js";
+import { lotAfterStreet, unitLabels } from "../../src/parse/assembly/unit-labels.js";
 import type { Label } from "../../src/parse/labels.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { assembleLine, relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 
-const { A, N, S, C } = SHORT_LABELS;
+const { A, N, S, P, C, ST, Z } = SHORT_LABELS;
 const T: Label = "occupancyType";
 const U: Label = "occupancyId";
 
@@ -40,8 +40,6 @@ test("a designator that needs a number, labelled as another's number, numbers no
   const answer = assembled("APT APT APT", [T, U, T]);
   assert.equal(answer.components.occupancyType, "APT APT APT");
   assert.ok(answer.warnings.some((w) => w.code === "unknown_unit_designator"));
-  // A designator that takes no number may be one's number (`APT REAR`, as labelled).
-  assert.deepEqual(relabelled("1 Main St Apt Rear", [A, N, S, T, U]), [A, N, S, T, U]);
 });
 
 test("words that would join another unit's designator are left as they are", () => {
@@ -96,4 +94,71 @@ test("LOWER LEVEL is the level LOWER, as 2ND FLOOR is the floor 2ND, whichever w
     new RuleParser().parse("171 Main St Lower Springfield IL 62701").components.occupancyType,
     "LOWR",
   );
+});
+
+test("a lot designator after a designator that only opens a unit is the unit, with no number", () => {
+  // `APT REAR`, `UNIT FRONT`: the designator before says a unit follows; REAR is the unit.
+  assert.deepEqual(relabelled("1 Main St Apt Rear", [A, N, S, T, U]), [A, N, S, T, T]);
+  for (const [line, labels] of [
+    ["5 Elm St Apt Rear", [A, N, S, T, U]],
+    ["5 Elm St Unit Rear", [A, N, S, T, T]],
+    ["5 Elm St #Rear", [A, N, S, U, T]],
+    ["5 Elm St # Rear", [A, N, S, U, U]],
+    ["5 Elm St # Rear", [A, N, S, T, U]],
+  ] as Array<[string, Label[]]>) {
+    const answer = assembled(line, labels);
+    assert.equal(answer.components.occupancyType, "REAR", `${line} ${labels.join(" ")}`);
+    assert.equal(answer.components.occupancyId, undefined, line);
+    assert.deepEqual(
+      answer.warnings
+        .map((w) => w.code)
+        .filter((code) => code.startsWith("unit") || code.startsWith("unknown")),
+      [],
+      line,
+    );
+  }
+  assert.equal(assembled("5 Elm St Apt Front", [A, N, S, T, U]).components.occupancyType, "FRNT");
+  // A floor word keeps its level (`FL UPPER`: the upper floor), and a number stays a number.
+  const floor = assembled("1 Main St Fl Upper", [A, N, S, T, U]).components;
+  assert.deepEqual([floor.occupancyType, floor.occupancyId], ["FL", "UPPER"]);
+  const numbered = assembled("1 Main St Apt 5", [A, N, S, T, U]).components;
+  assert.deepEqual([numbered.occupancyType, numbered.occupancyId], ["APT", "5"]);
+});
+
+test("a unit's two halves joined by & are one id, the & dropped", () => {
+  const answer = assembled("5 Elm St Unit A&B Oakland CA", [A, N, S, T, U, U, U, C, ST]);
+  assert.equal(answer.components.occupancyType, "UNIT");
+  assert.equal(answer.components.occupancyId, "A B");
+  assert.deepEqual(answer.lines, ["5 ELM ST UNIT A B", "OAKLAND CA"]);
+  const rules = new RuleParser().parse("5 elm st unit a & b, oakland ca 94612").components;
+  assert.deepEqual([rules.occupancyType, rules.occupancyId, rules.firm], ["UNIT", "A B", undefined]);
+});
+
+test("RR right after a numbered street is the county's rear-lot designator, however labelled", () => {
+  const relabelLot = (line: string, labels: Label[]) => relabelLine(lotAfterStreet, line, labels);
+  assert.deepEqual(relabelLot("18 Elm St RR, Oakland CA 94612", [A, N, S, C, C, ST, Z]), [
+    A,
+    N,
+    S,
+    T,
+    C,
+    ST,
+    Z,
+  ]);
+  assert.deepEqual(relabelLot("18 Elm St RR", [A, N, S, P]), [A, N, S, T]);
+  assert.deepEqual(relabelLot("12 Elm St N RR", [A, N, S, P, S]), [A, N, S, P, T]);
+  const answer = assembled("18 Elm St RR, Oakland CA 94612", [A, N, S, "firm", C, ST, Z]);
+  assert.equal(answer.components.occupancyType, "REAR");
+  assert.equal(answer.components.firm, undefined);
+  assert.deepEqual(answer.lines, ["18 ELM ST REAR", "OAKLAND CA  94612"]);
+  // A number after it makes a route (`104 S WALNUT RR 1 BOX 297`), and with no house number
+  // before it RR opens a route line.
+  const route: Label[] = [A, N, "ruralRouteType", "ruralRouteId", "poBoxType", "poBoxId"];
+  assert.deepEqual(relabelLot("104 Walnut RR 1 Box 297", route), route);
+  const opening: Label[] = ["ruralRouteType", "ruralRouteId", "poBoxType", "poBoxId"];
+  assert.deepEqual(relabelLot("RR 2 Box 5", opening), opening);
+  // The rules read it so too.
+  const rules = new RuleParser().parse("18 Elm St RR, Oakland CA 94612").components;
+  assert.deepEqual([rules.occupancyType, rules.occupancyId, rules.firm], ["REAR", undefined, undefined]);
+  assert.equal(new RuleParser().parse("RR 2 Box 5, Oakland CA 94612").components.ruralRouteId, "2 BOX 5");
 });

@@ -4,8 +4,18 @@ import {
   C1_LEGACY_SUFFIXES,
   C1_STREET_SUFFIXES,
   C1_UNLISTED_SUFFIXES,
+  C2_COUNTY_DESIGNATORS,
 } from "../../src/usps/generated-tables.js";
-import { isStandardSuffix, isUnlistedSuffix, standardState, standardSuffix } from "../../src/usps/usps.js";
+import {
+  countyUnitDesignator,
+  designatorNeedsNumber,
+  isStandardSuffix,
+  isUnlistedSuffix,
+  standardState,
+  standardSuffix,
+  standardUnitDesignator,
+  STANDARD_UNIT_DESIGNATORS,
+} from "../../src/usps/usps.js";
 
 test("C1: every primary name is accepted as input (PLACE, HEIGHTS, INLET, MISSION)", () => {
   for (const [, standard, primary] of C1_STREET_SUFFIXES) {
@@ -29,6 +39,19 @@ test("unlisted street type words are no C1 suffix and each says where it was see
     assert.ok(isUnlistedSuffix(word!));
     assert.ok((reason ?? "").length > 10, word);
   }
+});
+
+test("county designators are no C2 input, stand for a C2 designator that takes no number, and say why", () => {
+  assert.ok(C2_COUNTY_DESIGNATORS.length > 0);
+  for (const [input, standard, reason] of C2_COUNTY_DESIGNATORS) {
+    // Kept apart from C2: RR opening a line is a rural route, and the model's features read C2.
+    assert.equal(standardUnitDesignator(input!), undefined, input);
+    assert.ok(STANDARD_UNIT_DESIGNATORS.has(standard!), standard);
+    assert.ok(!designatorNeedsNumber(standard!), standard);
+    assert.equal(countyUnitDesignator(input!), standard);
+    assert.ok((reason ?? "").length > 10, input);
+  }
+  assert.equal(countyUnitDesignator("RR"), "REAR");
 });
 
 test("military states are found by their full names as the tokenizer writes them", () => {

@@ -1,4 +1,4 @@
-import { standardDirectional, standardSuffix } from "../../usps/usps.js";
+import { isUnlistedSuffix, standardDirectional, standardSuffix } from "../../usps/usps.js";
 import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
@@ -16,13 +16,15 @@ import { runEnd } from "./draft.js";
  *   predirectional, and one after it the postdirectional (`E HIGHWAY 212`, `US 41 SW`).
  * - Any other name whose last word is a street type, on a line with no suffix, ends in that
  *   suffix (`N CENTRAL PARK`, `LINCOLN PARK WEST`): of suffix words, the last is the suffix.
+ *   Street types here include local ones C1 lacks (`OAK GRTH`, `FOX RUN TURN`; isStreetType).
  * - A directional is named by its place: between the name and the suffix it is part of the name
  *   (Pub 28 §233.3: `NEW MEXICO NW AVE`), right after the street it is the postdirectional
  *   (`PEACHTREE RD NE`).
  * - Of two suffix words in a row only the last is the suffix; the others stay in the name
  *   (`AVALON RIDGE PARKWAY`, `PARK PLACE DR`), and so do a street type and a directional before
  *   the last type (`PARK CIRCLE EAST RD`); a street type labelled as a name word right after
- *   the suffix is the suffix (`AVON ST EXT`).
+ *   the suffix is the suffix (`AVON ST EXT`), and so is a local type labelled alone as the city
+ *   there (`FOX RUN TURN, CA`).
  * - A lone letter after a numeric house number is the number's suffix (`400 A SOUTH BLVD`).
  * - A predirectional that is no directional word is the name's first word (`FLINT HILL RD`);
  *   a number labelled as a unit after words that make a highway with it is the highway's route
@@ -200,14 +202,18 @@ function nameBeforeName(tokens: readonly Token[], labels: readonly Label[]): rea
 
 /**
  * `AVON ST EXT` with EXT labelled part of the name: a street type right after the suffix is a
- * suffix word too, and of the two only the last is the suffix (lastSuffixWord, later).
+ * suffix word too, and of the two only the last is the suffix (lastSuffixWord, later). So is a
+ * local type C1 lacks labelled alone as the city (`FOX RUN TURN, CA`): no town's name.
  */
 function typeAfterSuffix(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
   const street = nameAndSuffix(labels);
   if (street === null) return labels;
   const after = street.end;
-  if (labels[after] !== "streetName" || runEnd(labels, after) !== after + 1) return labels;
-  if (standardSuffix(tokens[after]!.text) === undefined) return labels;
+  if (after >= labels.length || runEnd(labels, after) !== after + 1) return labels;
+  const word = tokens[after]!.text;
+  const typed =
+    labels[after] === "streetName" ? isStreetType(word) : labels[after] === "city" && isUnlistedSuffix(word);
+  if (!typed) return labels;
   return relabelled(labels, after, after + 1, "streetSuffix");
 }
 
@@ -323,8 +329,16 @@ function lastSuffixWord(tokens: readonly Token[], labels: readonly Label[]): rea
   const start = name < 0 ? labels.indexOf("streetSuffix") : runEnd(labels, name);
   if (start < 0 || labels[start] !== "streetSuffix") return labels;
   const end = runEnd(labels, start);
-  if (end - start < 2 || standardSuffix(tokens[end - 1]!.text) === undefined) return labels;
+  if (end - start < 2 || !isStreetType(tokens[end - 1]!.text)) return labels;
   return relabelled(labels, start, end - 1, "streetName");
+}
+
+/**
+ * A street type: an Appendix C1 form, or a local type C1 lacks that ends real streets (`FOX RUN
+ * TURN`, `OAK GRTH`; data/usps/c1-unlisted-suffixes.tsv), kept as typed with `unknown_suffix`.
+ */
+function isStreetType(word: string): boolean {
+  return standardSuffix(word) !== undefined || isUnlistedSuffix(word);
 }
 
 /**
@@ -399,11 +413,7 @@ function namesAndHighways(tokens: readonly Token[], labels: readonly Label[]): r
     }
   }
   // CENTRAL PARK: a name of two words or more ending in a street type, and no suffix anywhere.
-  if (
-    nameLength - first >= 2 &&
-    !labels.includes("streetSuffix") &&
-    standardSuffix(words[nameLength - 1]!) !== undefined
-  ) {
+  if (nameLength - first >= 2 && !labels.includes("streetSuffix") && isStreetType(words[nameLength - 1]!)) {
     relabel(nameLength - 1, nameLength, "streetSuffix");
   }
   return out;

@@ -1,4 +1,5 @@
-import { designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
+import { countyUnitDesignator, designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
+import { isFloorWord } from "../rules/street-words.js";
 import type { SecondaryUnit } from "../parse-answer.js";
 import type { Draft, Run } from "./draft.js";
 
@@ -52,13 +53,42 @@ export function pairUnits(runs: readonly Run[]): UnitRuns[] {
   return units;
 }
 
+/**
+ * `UNIT REAR`, `APT FRONT`, `# REAR` with no number: the unit is the lot designator, a C2
+ * designator that takes no number (DECISIONS.md "Units"), and the designator before it only
+ * says a unit follows, as `#` does in `APT #`. A floor word keeps its words (`FL UPPER` is
+ * the upper floor, docs/parser.md). Undefined when the words are no such unit.
+ */
+function lotDesignator(words: readonly string[], id: string | undefined): string | undefined {
+  if (id !== undefined || words.length < 2) return undefined;
+  const last = words[words.length - 1]!;
+  const lot = standardUnitDesignator(last) ?? countyUnitDesignator(last);
+  if (lot === undefined || designatorNeedsNumber(lot)) return undefined;
+  return words.slice(0, -1).every(opensUnit) ? lot : undefined;
+}
+
+/**
+ * A designator that only says a unit follows: `#` or one that needs a number, but no floor word
+ * (`FL UPPER` names the upper floor).
+ */
+export function opensUnit(word: string): boolean {
+  const designator = standardUnitDesignator(word);
+  return designator !== undefined && designatorNeedsNumber(designator) && !isFloorWord(word);
+}
+
+/** `UNIT A&B`: the `&` joining a unit's two halves is punctuation (DECISIONS.md "Values"). */
+function unitId(words: readonly string[]): string {
+  const kept = words.filter((word) => word !== "&");
+  return (kept.length > 0 ? kept : words).join(" ");
+}
+
 function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   const idWords = unit.id ? draft.words(unit.id.from, unit.id.to) : [];
   // `# 2510`, `NO 2202`, `STE 5300` labelled all as the number (the hand-labelled corpus does
   // at times): the first word is the designator. After a designator, only a number sign is.
   const designator = idWords.length > 1 ? standardUnitDesignator(idWords[0]!) : undefined;
   const leading = unit.type === undefined ? designator !== undefined : designator === "#";
-  const id = idWords.length === 0 ? undefined : (leading ? idWords.slice(1) : idWords).join(" ");
+  const id = idWords.length === 0 ? undefined : unitId(leading ? idWords.slice(1) : idWords);
   if (unit.type === undefined) {
     // `REAR`, `LOBBY`, `FRNT` labelled alone as the number: a designator that takes none.
     const alone = idWords.length === 1 ? standardUnitDesignator(idWords[0]!) : undefined;
@@ -70,7 +100,9 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   // `APT #` is written with both; the designator is what counts.
   const named = words.filter((word) => word !== "#");
   const typed = named.length > 0 ? named.join(" ") : "#";
-  let type = standardUnitDesignator(typed);
+  // RR stands for REAR only alone (`18 ELM ST RR`); `RR 2` is a route mislabelled, kept as typed.
+  const county = id === undefined ? countyUnitDesignator(typed) : undefined;
+  let type = standardUnitDesignator(typed) ?? county ?? lotDesignator(named, id);
   if (type === undefined) {
     // The span is the designator's words, not a number sign after them (`BIN # 150003`).
     let to = unit.type.to;

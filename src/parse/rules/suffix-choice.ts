@@ -75,6 +75,10 @@ export function chooseSuffix(l: Labelling, q: number, limit: number, span: Stree
     if (firstCommon < 0 && COMMON_SUFFIXES.has(standard)) firstCommon = s;
     if (firstAny < 0) firstAny = s;
   }
+  // FOX RUN TURN: a type word C1 lacks, ending the street right after a suffix word, is the
+  // suffix; of two suffix words in a row only the last is (DECISIONS.md "Suffix").
+  const last = limit - 1;
+  if (firstUnlisted === last && last > q + 1 && suffixOf(l.text(last - 1)) !== undefined) return last;
   if (firstCommon >= 0) {
     const next = suffixOf(l.text(firstCommon + 1));
     const twoInARow = next !== undefined && COMMON_SUFFIXES.has(next) && firstCommon + 1 < limit;

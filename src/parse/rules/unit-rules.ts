@@ -1,4 +1,4 @@
-import { designatorNeedsNumber } from "../../usps/usps.js";
+import { countyUnitDesignator, designatorNeedsNumber } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
 import { isFloorNumberFirst, mailDesignatorLength } from "./street-words.js";
 import {
@@ -42,6 +42,12 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     l.set(e + 1, e + 2, "occupancyType");
     return 2;
   }
+  // 18 ELM ST RR: a county's rear-lot designator right after the street, with no number after
+  // it (data/usps/c2-county-designators.tsv); RR 2 BOX 5 is a route, which box-rules.ts reads.
+  if (rightAfterStreet && countyUnitDesignator(text) !== undefined && !isUnitId(next) && next !== "#") {
+    l.set(e, e + 1, "occupancyType");
+    return 1;
+  }
   const designator = designatorOf(text);
   if (designator !== undefined || OTHER_DESIGNATORS.has(text)) return designated(l, e, end, designator);
   // 1 SUMMIT CT B, 720 10TH AVE SW A MOUNT VERNON: a lone letter right after the street is a unit.
@@ -61,6 +67,25 @@ function unitAt(l: Labelling, e: number, end: number, rightAfterStreet: boolean)
     return 1;
   }
   return 0;
+}
+
+/**
+ * `UNIT A&B`, `APT 1 & 2`: two short ids joined by `&` name one unit (a lot's two halves); the
+ * words are its id (assembly drops the `&`, DECISIONS.md "Values"). Returns the id's length
+ * from `k`: 3 for such a pair, else 1.
+ */
+function pairedIdLength(l: Labelling, k: number, end: number): number {
+  const second = l.text(k + 2);
+  const short = (text: string | undefined) => text !== undefined && text.length <= 3 && isUnitId(text);
+  const paired =
+    k + 2 < end &&
+    l.text(k + 1) === "&" &&
+    second !== "&" &&
+    short(l.text(k)) &&
+    short(second) &&
+    !l.boundary(k + 1) &&
+    !l.boundary(k + 2);
+  return paired ? 3 : 1;
 }
 
 /**
@@ -94,8 +119,9 @@ function designated(l: Labelling, e: number, end: number, designator: string | u
     const last = l.text(k + 1);
     const joins =
       tail === 1 && last !== undefined && (last.length === 1 || directionalOf(last) !== undefined);
-    l.set(k, k + (joins ? 2 : 1), "occupancyId");
-    return k + (joins ? 2 : 1) - e;
+    const idEnd = k + (joins ? 2 : pairedIdLength(l, k, end));
+    l.set(k, idEnd, "occupancyId");
+    return idEnd - e;
   }
   if (designator === undefined) return 0;
   // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
