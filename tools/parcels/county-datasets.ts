@@ -30,4 +30,41 @@ export const COUNTY_DATASETS: readonly CountyDataset[] = [
     files: [{ path: "utah_sevier_address_points.csv", mapping: "county-layout.json" }],
   },
   { name: "kodiak", fips: "02150", files: [{ path: "kodiak_island_borough.csv", mapping: "kodiak.json" }] },
+  {
+    name: "san-francisco",
+    fips: "06075",
+    files: [
+      {
+        path: "gis/san-francisco/eas_addresses_with_units/eas_addresses_with_units.shp",
+        mapping: "san-francisco.json",
+      },
+    ],
+  },
+  {
+    name: "yuba",
+    fips: "06115",
+    files: [{ path: "gis/yuba/AddressPoints/AddressPntsYubaCounty.shp", mapping: "yuba.json" }],
+  },
+  {
+    name: "saline",
+    fips: "05125",
+    files: [{ path: "gis/saline/mills_parcels/parcels.geojson", mapping: "saline.json" }],
+  },
+  {
+    name: "davis",
+    fips: "49011",
+    files: [{ path: "gis/davis/in_house_gis_parcels/parcels.geojson", mapping: "davis.json" }],
+  },
+  {
+    name: "pierce",
+    fips: "53053",
+    files: [
+      { path: "gis/pierce/eatonville_parcels_features/parcels_features.geojson", mapping: "pierce.json" },
+    ],
+  },
+  {
+    name: "bucks",
+    fips: "42017",
+    files: [{ path: "gis/bucks/openaddresses_fixture/addresses.geojson", mapping: "bucks.json" }],
+  },
 ];

@@ -9,6 +9,7 @@ import {
   isOrdinal,
   isUnitId,
   startsWithDigit,
+  suffixOf,
 } from "./word-classes.js";
 
 /**
@@ -89,6 +90,27 @@ function pairedIdLength(l: Labelling, k: number, end: number): number {
 }
 
 /**
+ * A word as a unit's id: `#COMMERCIAL`, `UNIT PARKG,` (San Francisco's and Berkeley's condo
+ * parcels name their commercial and parking units so). Taken after `#` written against it, or
+ * after a designator that needs a number when the word ends the delivery part (a comma or the end
+ * follows), so `APT SPRINGFIELD IL` keeps its city.
+ */
+function isWordUnitId(
+  l: Labelling,
+  e: number,
+  k: number,
+  end: number,
+  designator: string | undefined,
+): boolean {
+  const word = l.text(k);
+  if (word === undefined || !/^[A-Z][A-Z0-9]{1,14}$/.test(word) || l.boundary(k)) return false;
+  if (suffixOf(word) !== undefined || directionalOf(word) !== undefined) return false;
+  const glued = l.text(k - 1) === "#" && l.tokens[k - 1]!.end === l.tokens[k]!.start;
+  const needsNumber = designator !== undefined && designatorNeedsNumber(designator);
+  return glued || (needsNumber && k === e + 1 && (k + 1 === end || l.boundary(k + 1)));
+}
+
+/**
  * Designators that are never the first word of a city, so one with no number is still a unit
  * (`123 MAIN ST APT SPRINGFIELD`); KEY, LOT, PIER ... may start a city (KEY WEST) and are not here.
  */
@@ -122,6 +144,11 @@ function designated(l: Labelling, e: number, end: number, designator: string | u
     const idEnd = k + (joins ? 2 : pairedIdLength(l, k, end));
     l.set(k, idEnd, "occupancyId");
     return idEnd - e;
+  }
+  if (k < end && isWordUnitId(l, e, k, end, designator)) {
+    l.set(e, k, "occupancyType");
+    l.set(k, k + 1, "occupancyId");
+    return k + 1 - e;
   }
   if (designator === undefined) return 0;
   // A designator with no number: fine for REAR, FRNT ...; flagged later for APT, STE ...
