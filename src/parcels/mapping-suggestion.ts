@@ -1,4 +1,7 @@
+import { nationalGazetteer } from "./gazetteer.js";
+import { stateFipsOf } from "./state-fips.js";
 import type { ColumnMapping, MappedField } from "./column-mapping.js";
+import type { TextField } from "./parcel-row.js";
 import type { SourceProfile } from "./sources/source-profile.js";
 
 /** A mapping guessed from a file's field names and values, with what a person must still decide. */
@@ -180,11 +183,53 @@ function settle(chosen: Map<MappedField, string>, profile: SourceProfile): Mappi
     const column = chosen.get(field);
     if (column !== undefined) columns[field] = column;
   }
-  if (!chosen.has("fips"))
+  const constants = suggestConstants(chosen, profile, notes);
+  if (!chosen.has("fips") && constants.fips === undefined)
     notes.push("no 5-digit county FIPS field: give --fips or constants.fips (a single-county file)");
   if (!chosen.has("apn")) notes.push("no APN field: parcels are identified by their address");
   if (!split && !chosen.has("address")) notes.push("no address fields found: name them in columns");
   if (!profile.hasGeometry && !(chosen.has("lat") && chosen.has("lon"))) notes.push("no coordinates found");
-  if (!chosen.has("state")) notes.push("no state field: constants.state helps place names and ZIPs");
-  return { mapping: { columns }, notes };
+  if (!chosen.has("state") && constants.state === undefined)
+    notes.push("no state field: constants.state helps place names and ZIPs");
+  return { mapping: { columns, ...(Object.keys(constants).length > 0 ? { constants } : {}) }, notes };
+}
+
+/**
+ * Constants a single-county file implies: its state from where its points lie (the state of the
+ * ZIP nearest most of them), and its county FIPS from a field holding one 3-digit county code
+ * (Pierce's `FIPS_NR` `053` in Washington is 53053). Each is noted, for a person to check.
+ */
+function suggestConstants(
+  chosen: Map<MappedField, string>,
+  profile: SourceProfile,
+  notes: string[],
+): Partial<Record<TextField, string>> {
+  const constants: Partial<Record<TextField, string>> = {};
+  const gazetteer = nationalGazetteer();
+  // A state field left empty (OpenAddresses' `region` often is) says nothing.
+  const stateField = profile.fields.find((f) => f.name === chosen.get("state"));
+  if ((stateField?.filled ?? 0) === 0 && profile.points.length > 0) {
+    const states = new Map<string, number>();
+    for (const point of profile.points) {
+      const state = gazetteer.nearestZip(point.lat, point.lon)?.state;
+      if (state) states.set(state, (states.get(state) ?? 0) + 1);
+    }
+    const [state, count = 0] = [...states].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (state && count >= 0.9 * profile.points.length) {
+      constants.state = state;
+      notes.push(`constants.state ${state}: where the file's points lie`);
+    }
+  }
+  const countyField = profile.fields.find(
+    (f) =>
+      f.distinct === 1 && /^\d{3}$/.test(f.samples[0] ?? "") && /FIPS|COUNTY|CNTY|CO_?CODE/i.test(f.name),
+  );
+  const stateFips = constants.state ? stateFipsOf(constants.state) : "";
+  if (!chosen.has("fips") && countyField && stateFips) {
+    constants.fips = `${stateFips}${countyField.samples[0]}`;
+    notes.push(
+      `constants.fips ${constants.fips}: county ${countyField.samples[0]} of ${constants.state} (${countyField.name})`,
+    );
+  }
+  return constants;
 }

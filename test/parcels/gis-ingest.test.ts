@@ -98,3 +98,16 @@ test(
     }
   },
 );
+
+test(
+  "a single-county layer's state and FIPS are suggested from its points and county code",
+  { skip },
+  async () => {
+    const constants = async (file: string) =>
+      suggestMapping(await profileSource(await openSource(file))).mapping.constants;
+    // Pierce: points in Washington, FIPS_NR 053 everywhere; Bucks: region empty, points in Pennsylvania.
+    assert.deepEqual(await constants(GIS.pierce), { state: "WA", fips: "53053" });
+    assert.deepEqual(await constants(GIS.bucks), { state: "PA" });
+    assert.deepEqual(await constants(GIS.sanFrancisco), { state: "CA" }, "no county code field: no FIPS");
+  },
+);

@@ -1,4 +1,4 @@
-import type { RecordSource, SourceFormat } from "./record-source.js";
+import type { LonLat, RecordSource, SourceFormat } from "./record-source.js";
 
 /** What the first records of a file hold in one field. */
 export interface FieldProfile {
@@ -24,6 +24,8 @@ export interface SourceProfile {
   fields: FieldProfile[];
   /** The first ROWS_KEPT records' values, for checks across fields (one APN the other's with a prefix). */
   rows: string[][];
+  /** The points of the first ROWS_KEPT records with a geometry (to tell the state they lie in). */
+  points: LonLat[];
 }
 
 export const PROFILE_RECORDS = 10_000;
@@ -41,11 +43,13 @@ export async function profileSource(source: RecordSource, limit = PROFILE_RECORD
   }));
   const problems = new Map<string, number>();
   const rows: string[][] = [];
+  const points: LonLat[] = [];
   let records = 0;
   read: for await (const batch of source.batches()) {
     for (const record of batch) {
       records++;
       if (rows.length < ROWS_KEPT) rows.push(record.fields);
+      if (record.point && points.length < ROWS_KEPT) points.push(record.point);
       if (record.problem !== undefined) problems.set(record.problem, (problems.get(record.problem) ?? 0) + 1);
       record.fields.forEach((value, i) => {
         const field = fields[i];
@@ -70,5 +74,6 @@ export async function profileSource(source: RecordSource, limit = PROFILE_RECORD
     problems: [...problems].sort((a, b) => b[1] - a[1]),
     fields: fields.map(({ name, filled, samples, seen }) => ({ name, filled, samples, distinct: seen.size })),
     rows,
+    points,
   };
 }
