@@ -21,6 +21,19 @@ export interface StreetQuery {
   streetSuffix: string;
   postdirectional: string;
   occupancyId: string;
+  /**
+   * Fields whose empty value was given, not omitted: a reading that moved the word into the street
+   * name (query-readings.ts) says the street has none, so a parcel that records one is corrected.
+   */
+  pinned?: readonly RelaxableField[];
+  /**
+   * A reading that guessed where a word belongs (a type word taken from the name, a lost type word
+   * put back): a fit that also needs a suffix or directional corrected is refused, as for a near
+   * miss (`matchStreet`).
+   */
+  guessed?: true;
+  /** A reading that puts back a word the input lost (query-readings.ts): a fit is a correction. */
+  restoresWord?: true;
 }
 
 /** One street's active rows (over one or several chunks), found by house number. */
@@ -32,14 +45,22 @@ export interface StreetRows {
 
 export type StreetAnswer = Omit<LookupAnswer, "searched" | "readPath" | "fuzzy" | "state_inferred">;
 
-/** Confidences: exact 1; a suffix or directional the input omitted 0.95; one it got wrong 0.8. */
-const EXACT = 1;
-const FILLED_IN = 0.95;
-const CORRECTED = 0.8;
+/**
+ * Confidences, which are also the levels readings are ranked by (reading-choice.ts): exact 1; a
+ * suffix or directional the input omitted 0.95; one it got wrong 0.8; the weak no-number or
+ * unnumbered-parcel match 0.3; nothing 0.
+ */
+export const EXACT = 1;
+export const FILLED_IN = 0.95;
+export const CORRECTED = 0.8;
+export const WEAK = 0.3;
+export const NONE = 0;
 const UNIT_NOT_FOUND = 0.85;
-const NO_SITUS = 0.3;
-const AMBIGUOUS_EACH = 0.5;
-const MAX_CANDIDATES = 10;
+export const AMBIGUOUS_EACH = 0.5;
+/** No house number on a street of several parcels: its unnumbered parcel, else any of them. */
+const STREET_UNNUMBERED = 0.2;
+const STREET_PARCEL = 0.1;
+export const MAX_CANDIDATES = 10;
 
 const text = (hit: Hit, field: TextField): string => hit.chunk.text(hit.row, field);
 const idOf = (hit: Hit): string => `adr_${hit.chunk.id(hit.row)}`;
@@ -92,6 +113,16 @@ export function notFound(): StreetAnswer {
   return answer("not_found", null, 0);
 }
 
+/**
+ * An answer's parcels as candidates at `confidence`: its top-level parcel (found again among the
+ * street's rows, since answers carry no hidden state), else its own candidates.
+ */
+export function answerCandidates(result: StreetAnswer, rows: StreetRows, confidence: number): Candidate[] {
+  const id = result.service_id;
+  const top = id ? rows.all().find((hit) => idOf(hit) === id) : undefined;
+  return top ? [candidateOf(top, confidence)] : result.candidates;
+}
+
 /** One hit per parcel, preferring its unitless entry (the parcel's own address). */
 function byParcel(hits: Hit[]): Hit[] {
   const parcels = new Map<string, Hit>();
@@ -113,48 +144,77 @@ function ambiguous(hits: Hit[], each = AMBIGUOUS_EACH): StreetAnswer {
   );
 }
 
+/** An answer and the level it was reached at (`EXACT` … `NONE`), by which readings are ranked. */
+export interface StreetMatch {
+  answer: StreetAnswer;
+  level: number;
+}
+
 /**
- * The answer for a street's rows. `singleZip` allows the no-number weak match of SPEC.md;
- * `nearMiss` (a fuzzy street) refuses fits that also need a suffix or directional corrected: two
- * guesses at once are how a typo becomes a wrong parcel.
+ * The answer for a street's rows. `singleZip` allows the unnumbered-parcel weak match of SPEC.md;
+ * `guessedStreet` (a near miss, or a reading that guessed where a word belongs) refuses fits that
+ * also need a suffix or directional corrected: two guesses at once are how a typo becomes a wrong
+ * parcel.
  */
 export function matchStreet(
   query: StreetQuery,
   street: StreetRows,
   singleZip: boolean,
-  nearMiss = false,
-): StreetAnswer {
-  if (query.addressNumber === "") {
-    const unnumbered = street.at("");
-    const weak = byParcel(unnumbered).length === 1 ? unnumbered : street.all();
-    const parcels = byParcel(weak);
-    return parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
-  }
+  guessedStreet = query.guessed === true,
+): StreetMatch {
+  if (query.addressNumber === "") return noNumber(street);
   const atNumber = street.at(query.addressNumber);
   if (atNumber.length === 0) {
     const parcels = byParcel(street.at(""));
-    return singleZip && parcels.length === 1 ? answer("no_situs_parcel", parcels[0]!, NO_SITUS) : notFound();
+    return singleZip && parcels.length === 1
+      ? { answer: answer("no_situs_parcel", parcels[0]!, WEAK), level: WEAK }
+      : { answer: notFound(), level: NONE };
   }
-  const { fits, confidence } = bestFits(query, atNumber);
-  if (nearMiss && confidence === CORRECTED) return notFound();
+  const best = bestFits(query, atNumber);
+  if (guessedStreet && best.confidence === CORRECTED) return { answer: notFound(), level: NONE };
+  const { fits } = best;
+  const confidence = query.restoresWord ? CORRECTED : best.confidence;
   const situses = new Set(fits.map(situsOf));
-  if (situses.size > 1) return ambiguous(fits, confidence * AMBIGUOUS_EACH);
-  return matchSitus(query, fits, confidence);
+  if (situses.size > 1) return { answer: ambiguous(fits, confidence * AMBIGUOUS_EACH), level: confidence };
+  return { answer: matchSitus(query, fits, confidence), level: confidence };
+}
+
+/**
+ * No house number (SPEC.md `no_situs_parcel`: "input had no house number and the answer is a parcel
+ * on that street"): the street's only parcel at 0.3; on a street of several, its one parcel with no
+ * number recorded, else the first, below that, with the street's parcels as candidates.
+ */
+function noNumber(street: StreetRows): StreetMatch {
+  const parcels = byParcel(street.all());
+  if (parcels.length === 0) return { answer: notFound(), level: NONE };
+  if (parcels.length === 1) return { answer: answer("no_situs_parcel", parcels[0]!, WEAK), level: WEAK };
+  const unnumbered = byParcel(street.at(""));
+  const own = unnumbered.length === 1 ? keyOf(unnumbered[0]!) : undefined;
+  const ordered =
+    own === undefined ? parcels : [unnumbered[0]!, ...parcels.filter((hit) => keyOf(hit) !== own)];
+  const candidates = ordered
+    .slice(0, MAX_CANDIDATES)
+    .map((hit) => candidateOf(hit, keyOf(hit) === own ? STREET_UNNUMBERED : STREET_PARCEL));
+  return {
+    answer: answer("no_situs_parcel", ordered[0]!, candidates[0]!.matchConfidence, candidates),
+    level: WEAK,
+  };
 }
 
 function situsOf(hit: Hit): string {
   return `${text(hit, "addressNumberSuffix")}|${text(hit, "predirectional")}|${text(hit, "streetSuffix")}|${text(hit, "postdirectional")}|${text(hit, "zip5")}`;
 }
 
-const RELAXABLE: ReadonlyArray<keyof StreetQuery & TextField> = [
-  "streetSuffix",
-  "predirectional",
-  "postdirectional",
-];
+const RELAXABLE = ["streetSuffix", "predirectional", "postdirectional"] as const satisfies ReadonlyArray<
+  keyof StreetQuery & TextField
+>;
+export type RelaxableField = (typeof RELAXABLE)[number];
 
 /**
  * Rows at the number that fit the suffix and directionals: exactly, else with an omitted one filled
- * in, else (DECISIONS.md "Wrong suffix or directional") with the fewest given ones corrected.
+ * in, else (DECISIONS.md "Wrong suffix or directional") with the fewest given ones corrected. A
+ * given number suffix, suffix or directional that a row records differently, or not at all, is a
+ * correction (0.8): no answer that contradicts the input reaches 0.9.
  */
 function bestFits(query: StreetQuery, rows: Hit[]): { fits: Hit[]; confidence: number } {
   const numberSuffixFits = rows.filter(
@@ -170,7 +230,7 @@ function bestFits(query: StreetQuery, rows: Hit[]): { fits: Hit[]; confidence: n
     for (const field of RELAXABLE) {
       const given = query[field];
       const recorded = text(hit, field);
-      if (given === "") omitted ||= recorded !== "";
+      if (given === "" && !query.pinned?.includes(field)) omitted ||= recorded !== "";
       else if (given !== recorded) wrong++;
     }
     if (wrong < bestWrong) [best, bestWrong, filled] = [[hit], wrong, omitted];
@@ -206,11 +266,14 @@ function matchSitus(query: StreetQuery, rows: Hit[], confidence: number): Street
   const unitParcels = byParcel(unitRows).filter((hit) => !ownKeys.has(keyOf(hit)));
   const units = unitParcels.map((hit) => candidateOf(hit, confidence * UNIT_NOT_FOUND));
   const unitFlags = { unit_required: true as const, unit_count: unitParcels.length };
-  if (own.length > 1) return ambiguous(own, confidence * AMBIGUOUS_EACH);
   if (own.length === 1) {
     const status = query.occupancyId !== "" ? "matched_building" : "matched";
     const factor = query.occupancyId !== "" ? UNIT_NOT_FOUND : 1;
     return Object.assign(answer(status, own[0]!, confidence * factor, units), unitFlags);
   }
-  return Object.assign(answer("matched_building", null, 0, units), unitFlags);
+  // SPEC.md: building_id is set whenever the address has unit parcels, with or without a parcel.
+  const building = buildingOf(rows.find((hit) => hit.chunk.buildingIdBytes(hit.row) !== null)!);
+  if (own.length > 1)
+    return Object.assign(ambiguous(own, confidence * AMBIGUOUS_EACH), { building_id: building });
+  return Object.assign(answer("matched_building", null, 0, units), unitFlags, { building_id: building });
 }

@@ -1,10 +1,11 @@
 import type { DecodedChunk } from "./chunk-format.js";
+import { LOCAL_TYPES } from "./county-spellings.js";
 import type { Gazetteer } from "./gazetteer.js";
 import type { IndexBuild } from "./index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
-import type { Hit, StreetAnswer, StreetQuery, StreetRows } from "./match-ladder.js";
-import { candidateOf, matchStreet, notFound } from "./match-ladder.js";
+import type { Hit, StreetAnswer, StreetRows } from "./match-ladder.js";
+import { answerCandidates, CORRECTED, EXACT, matchStreet, notFound } from "./match-ladder.js";
 import {
   cleanText,
   normalizeDirectional,
@@ -12,10 +13,18 @@ import {
   normalizeStreetName,
   normalizeSuffix,
   normalizeUnitId,
+  normalizeUnitType,
   normalizeZip,
+  numberSuffixOf,
   splitNumber,
+  splitNumberSuffix,
+  unitOf,
 } from "./normalize.js";
 import { chooseNearMiss } from "./near-miss-choice.js";
+import type { Reading, StreetNames } from "./query-readings.js";
+import { hasWordReadings, localTypeNames, suffixReadings, wordReadings } from "./query-readings.js";
+import type { ReadingMatch } from "./reading-choice.js";
+import { chooseReading } from "./reading-choice.js";
 import type { NearStreet } from "./street-matcher.js";
 import { StreetMatcher } from "./street-matcher.js";
 
@@ -24,8 +33,7 @@ import { StreetMatcher } from "./street-matcher.js";
  * from the gazetteer), then the matching ladder: exact street in the ZIP's chunk (`chunk`), near-miss
  * street there (`fuzzy_chunk`), then the same across every ZIP of the city (`whole`, `fuzzy`).
  */
-export interface LookupQuery extends StreetQuery {
-  streetName: string;
+export interface LookupQuery extends Reading {
   zip5: string;
   city: string;
   state: string;
@@ -35,15 +43,17 @@ export interface LookupQuery extends StreetQuery {
 /** Normalizes a request with the code ingest uses, so both meet in one spelling. */
 export function normalizeQuery(request: LookupRequest): LookupQuery {
   const number = splitNumber(request.addressNumber ?? "");
+  const numberSuffix = splitNumberSuffix(request.addressNumberSuffix ?? "");
+  const unitId = normalizeUnitId(request.occupancyId ?? "");
   const zip = normalizeZip(request.zip5 ?? "");
   return {
     addressNumber: number.addressNumber,
-    addressNumberSuffix: cleanText(request.addressNumberSuffix ?? "") || number.addressNumberSuffix,
+    addressNumberSuffix: numberSuffixOf(number, numberSuffix),
     predirectional: normalizeDirectional(request.predirectional ?? ""),
     streetName: normalizeStreetName(request.streetName),
     streetSuffix: normalizeSuffix(request.streetSuffix ?? ""),
     postdirectional: normalizeDirectional(request.postdirectional ?? ""),
-    occupancyId: normalizeUnitId(request.occupancyId ?? ""),
+    occupancyId: unitOf(normalizeUnitType(request.occupancyType ?? ""), unitId, number, numberSuffix),
     zip5: zip?.zip5 ?? "",
     zipValid: zip !== undefined && (request.zip5 === undefined || zip.zip5 !== ""),
     city: cleanText(request.city ?? ""),
@@ -65,6 +75,7 @@ interface Place {
 
 export class ParcelLookup {
   private readonly streetMaps = new WeakMap<DecodedChunk, Map<string, [number, number]>>();
+  private readonly localTypeMaps = new WeakMap<DecodedChunk, Map<string, string[]>>();
   private readonly matchers = new WeakMap<DecodedChunk, StreetMatcher>();
   private readonly cityMatchers = new Map<string, StreetMatcher>();
 
@@ -79,7 +90,7 @@ export class ParcelLookup {
     const place = await this.locate(build, query);
     if ("error" in place) return place;
     if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
-    if (!place.singleZip) place.chunks = await this.cityChunks(build, query.streetName, place.chunks);
+    if (!place.singleZip) place.chunks = await this.cityChunks(build, query, place.chunks);
     const started = process.hrtime.bigint();
     const cached = place.chunks.map((index) => build.cachedChunk(index));
     const chunks = cached.every((chunk) => chunk !== undefined)
@@ -87,30 +98,45 @@ export class ParcelLookup {
       : await Promise.all(place.chunks.map((index) => build.chunk(index)));
     fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
     const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
-    // Answers are fresh objects: diagnostics are added in place (spreading them is costly per lookup).
     const exact = this.exact(query, chunks, place.singleZip);
-    const readPath: ReadPath = exact
+    const fuzzy = exact?.settled ? undefined : this.fuzzy(query, chunks, place.singleZip);
+    // A near miss answers unless it found nothing where a reading's street gave a weak answer.
+    const near =
+      fuzzy !== undefined && (fuzzy.status !== "not_found" || exact === undefined) ? fuzzy : undefined;
+    const readPath: ReadPath = near
       ? place.singleZip
-        ? "chunk"
-        : "whole"
-      : place.singleZip
         ? "fuzzy_chunk"
-        : "fuzzy";
-    const answer: LookupAnswer = Object.assign(exact ?? this.fuzzy(query, chunks, place.singleZip), {
-      searched,
-      readPath,
-    });
+        : "fuzzy"
+      : place.singleZip
+        ? "chunk"
+        : "whole";
+    // Answers are fresh objects: diagnostics are added in place (spreading them is costly per lookup).
+    const answer: LookupAnswer = Object.assign(near ?? exact!.answer, { searched, readPath });
     return withPlace(answer, place);
   }
 
   /**
    * The chunks of a city worth reading, from the build's street dictionary: those that have the
-   * street, else those that have a near miss of it (so `searched` names what was read).
+   * street under any reading of the query, else those that have a near miss of it (so `searched`
+   * names what was read).
    */
-  private async cityChunks(build: IndexBuild, name: string, chunks: number[]): Promise<number[]> {
+  private async cityChunks(build: IndexBuild, query: LookupQuery, chunks: number[]): Promise<number[]> {
     const dictionary = await build.streets();
-    const exact = chunks.filter((chunk) => dictionary.has(chunk, name));
-    if (exact.length > 0) return exact;
+    const exact = new Set<number>();
+    const has = (name: string): boolean => {
+      const having = chunks.filter((chunk) => dictionary.has(chunk, name));
+      for (const chunk of having) exact.add(chunk);
+      return having.length > 0;
+    };
+    const names: StreetNames = {
+      has,
+      withLocalType: (prefix) => LOCAL_TYPES.map((type) => `${prefix} ${type}`).filter(has),
+    };
+    has(query.streetName);
+    wordReadings(query, names);
+    suffixReadings(query, names);
+    if (exact.size > 0) return chunks.filter((chunk) => exact.has(chunk));
+    const name = query.streetName;
     const key = `${build.buildId}|${chunks.join(",")}`;
     let matcher = this.cityMatchers.get(key);
     if (!matcher) {
@@ -162,9 +188,35 @@ export class ParcelLookup {
     return ranges.length > 0 ? new ChunkStreetRows(ranges) : undefined;
   }
 
-  private exact(query: LookupQuery, chunks: DecodedChunk[], singleZip: boolean): StreetAnswer | undefined {
+  /**
+   * The exact ladder over the readings of the query (query-readings.ts): the query as given, the
+   * readings of words it has, and when none of those fits exactly the readings that move its
+   * suffix; reading-choice.ts picks the answer. It is `settled` when the street as given is in the
+   * chunks or a reading fits at the number; otherwise the near-miss search runs first (a reading's
+   * street that merely exists does not hide a near miss of the street as given). Undefined when no
+   * reading's street is in the chunks. A plain query that fits is one street lookup.
+   */
+  private exact(
+    query: LookupQuery,
+    chunks: DecodedChunk[],
+    singleZip: boolean,
+  ): { answer: StreetAnswer; settled: boolean } | undefined {
     const street = this.street(chunks, query.streetName);
-    return street ? matchStreet(query, street, singleZip) : undefined;
+    const first = street ? matchStreet(query, street, singleZip) : undefined;
+    if (first?.level === EXACT && !hasWordReadings(query)) return { answer: first.answer, settled: true };
+    const names = this.streetNames(chunks);
+    const matches: ReadingMatch[] = first && street ? [{ ...first, rows: street }] : [];
+    const run = (readings: readonly Reading[]): void => {
+      for (const reading of readings) {
+        const rows = this.street(chunks, reading.streetName)!;
+        matches.push({ ...matchStreet(reading, rows, singleZip), rows });
+      }
+    };
+    run(wordReadings(query, names));
+    if (!matches.some((match) => match.level === EXACT)) run(suffixReadings(query, names));
+    if (matches.length === 0) return undefined;
+    const answer = matches.length === 1 ? matches[0]!.answer : chooseReading(matches);
+    return { answer, settled: street !== undefined || matches.some((match) => match.level >= CORRECTED) };
   }
 
   /**
@@ -187,7 +239,7 @@ export class ParcelLookup {
     const fits = [...near.values()]
       .map((street) => {
         const rows = this.street(chunks, street.name)!;
-        return { street, rows, answer: matchStreet(query, rows, singleZip, true) };
+        return { street, rows, answer: matchStreet(query, rows, singleZip, true).answer };
       })
       .filter((result) => result.answer.status !== "not_found");
     const choice = chooseNearMiss(query.streetName, fits);
@@ -195,12 +247,7 @@ export class ParcelLookup {
     const factor = FUZZY_FACTOR - FUZZY_PER_EDIT * (choice.edits - 1);
     if (choice.kind === "matched") return scaled(choice.answer.answer, factor);
     const candidates = choice.contenders
-      .flatMap((result) => {
-        // The contender's own parcel is its answer's top-level one, found again among its rows.
-        const id = result.answer.service_id;
-        const top = id ? result.rows.all().find((hit) => `adr_${hit.chunk.id(hit.row)}` === id) : undefined;
-        return top ? [candidateOf(top, result.answer.matchConfidence)] : result.answer.candidates;
-      })
+      .flatMap((result) => answerCandidates(result.answer, result.rows, result.answer.matchConfidence))
       .map((candidate) => ({
         ...candidate,
         matchConfidence: candidate.matchConfidence * factor,
@@ -218,6 +265,27 @@ export class ParcelLookup {
           .map((street): [string, [number, number]] => [street.name, [street.first, street.count]]),
       );
       this.streetMaps.set(chunk, map);
+    }
+    return map;
+  }
+
+  /** The street names of the chunks, as the readings ask for them (query-readings.ts). */
+  private streetNames(chunks: DecodedChunk[]): StreetNames {
+    return {
+      has: (name) => chunks.some((chunk) => this.streetMap(chunk).has(name)),
+      withLocalType: (prefix) => {
+        const found = chunks.flatMap((chunk) => this.localTypeMap(chunk).get(prefix) ?? []);
+        return found.length > 1 ? [...new Set(found)] : found;
+      },
+    };
+  }
+
+  /** A chunk's street names that end in a local type word, by the words before it. */
+  private localTypeMap(chunk: DecodedChunk): Map<string, string[]> {
+    let map = this.localTypeMaps.get(chunk);
+    if (!map) {
+      map = localTypeNames(this.streetMap(chunk).keys());
+      this.localTypeMaps.set(chunk, map);
     }
     return map;
   }

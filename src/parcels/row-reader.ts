@@ -5,15 +5,17 @@ import type { Gazetteer } from "./gazetteer.js";
 import {
   cleanText,
   normalizeDirectional,
-  normalizeNumber,
   normalizeState,
   normalizeStreetName,
   normalizeSuffix,
   normalizeUnitId,
   normalizeUnitType,
   normalizeZip,
+  numberSuffixOf,
   splitNumber,
+  splitNumberSuffix,
   splitStreet,
+  unitOf,
 } from "./normalize.js";
 import type { IngestRow } from "./parcel-row.js";
 import { emptyIngestRow, TEXT_FIELDS } from "./parcel-row.js";
@@ -86,7 +88,7 @@ class RowNormalizers {
   readonly suffix = memoized(normalizeSuffix);
   readonly directional = memoized(normalizeDirectional);
   readonly number = memoized(splitNumber);
-  readonly numberSuffix = memoized(normalizeNumber);
+  readonly numberSuffix = memoized(splitNumberSuffix);
   readonly unitType = memoized(normalizeUnitType);
   readonly unitId = memoized(normalizeUnitId);
   readonly city = memoized(cleanText);
@@ -215,8 +217,9 @@ export class RowReader {
     if (!fips.valid) return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${value(FIPS)}"`;
     this.fillStreet(row, values);
     const number = normalize.number(value(NUMBER));
+    const numberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX));
     row.addressNumber = number.addressNumber;
-    row.addressNumberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX)) || number.addressNumberSuffix;
+    row.addressNumberSuffix = numberSuffixOf(number, numberSuffix);
     const fraction = isDigit(row.streetName, 0) ? LEADING_FRACTION.exec(row.streetName) : null;
     if (fraction && row.addressNumberSuffix === "") {
       // Berkeley writes `2415` + `1/2 DURANT`: the half belongs to the number (DECISIONS.md).
@@ -233,7 +236,7 @@ export class RowReader {
       row.addressNumberSuffix = "";
     }
     row.occupancyType = normalize.unitType(value(UNIT_TYPE));
-    row.occupancyId = normalize.unitId(value(UNIT_ID));
+    row.occupancyId = unitOf(row.occupancyType, normalize.unitId(value(UNIT_ID)), number, numberSuffix);
     row.city = normalize.city(value(CITY));
     row.state = normalize.state(value(STATE));
     if (value(PARENT_APNS)) {

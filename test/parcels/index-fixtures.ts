@@ -2,12 +2,19 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BlobStore } from "../../src/parcels/blob-store.js";
+import { LocalBlobStore } from "../../src/parcels/blob-store.js";
 import { ByteLru } from "../../src/parcels/chunk-cache.js";
-import { CANONICAL_COLUMNS } from "../../src/parcels/column-mapping.js";
+import { CANONICAL_COLUMNS, CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
 import { splitCsvLine } from "../../src/parcels/csv.js";
 import { EXPORT_COLUMNS, exportLines } from "../../src/parcels/export.js";
+import type { Gazetteer } from "../../src/parcels/gazetteer.js";
 import { IndexBuild } from "../../src/parcels/index-build.js";
+import type { IngestInput } from "../../src/parcels/ingest.js";
+import { ingest } from "../../src/parcels/ingest.js";
+import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
+import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { projectPath } from "../../src/paths.js";
+import { ServerTiming } from "../../src/timing.js";
 
 export const SHARED_PARCELS = projectPath("..", "shared", "data", "parcels");
 export const COUNTY_MAPPING = projectPath("data", "parcel-mappings", "county-layout.json");
@@ -37,15 +44,40 @@ export async function exportedRows(store: BlobStore): Promise<ExportRow[]> {
   return rows;
 }
 
+export type CanonicalRow = Partial<Record<(typeof CANONICAL_COLUMNS)[number], string>>;
+
 /** Writes a canonical CSV from partial rows (missing columns empty). */
-export function writeCanonical(
-  file: string,
-  rows: Array<Partial<Record<(typeof CANONICAL_COLUMNS)[number], string>>>,
-): string {
+export function writeCanonical(file: string, rows: CanonicalRow[]): string {
   const lines = [
     CANONICAL_COLUMNS.join(","),
     ...rows.map((row) => CANONICAL_COLUMNS.map((c) => row[c] ?? "").join(",")),
   ];
   writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
+}
+
+/**
+ * A small index ingested from canonical rows (and further inputs written into `dir`), opened for
+ * lookups; `lookup` asks in ZIP 94704 unless the request names another place.
+ */
+export async function lookupFixture(
+  t: { after(fn: () => void): void },
+  rows: CanonicalRow[],
+  options: { gazetteer: Gazetteer; more?: (dir: string) => IngestInput[] },
+) {
+  const dir = temporaryDir(t);
+  const store = new LocalBlobStore(join(dir, "index"));
+  const canonical = { file: writeCanonical(join(dir, "p.csv"), rows), mapping: CANONICAL_MAPPING };
+  await ingest({ store, gazetteer: options.gazetteer, inputs: [canonical, ...(options.more?.(dir) ?? [])] });
+  const exported = await exportedRows(store);
+  const ids = new Map(exported.map((r) => [r.apn, r.service_id]));
+  const apnOf = new Map(exported.map((r) => [r.service_id, r.apn]));
+  const index = await StoredParcelIndex.open(store, {
+    cacheBytes: 1 << 20,
+    refreshMs: 0,
+    gazetteer: options.gazetteer,
+  });
+  const lookup = async (request: Partial<LookupRequest>) =>
+    index.lookup({ zip5: "94704", ...request } as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+  return { ids, apnOf, index, lookup, store, exported };
 }

@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { test } from "node:test";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
 import { Gazetteer } from "../../src/parcels/gazetteer.js";
-import { ingest } from "../../src/parcels/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { ServerTiming } from "../../src/timing.js";
 import { documentedOnly } from "../support/documented-answers.js";
 import { auth, testApp, testServices } from "../support/test-app.js";
 import { FaultyStore } from "./faulty-store.js";
-import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
+import { lookupFixture } from "./index-fixtures.js";
 
 const GAZETTEER = new Gazetteer([
   { zip5: "94704", city: "BERKELEY", state: "CA", lat: 37.87, lon: -122.26 },
@@ -66,23 +62,7 @@ const ROWS = [
   row("S2", "75", "SECOND", "ST", { zip5: "94709" }),
 ];
 
-async function fixture(t: { after(fn: () => void): void }) {
-  const dir = temporaryDir(t);
-  const store = new LocalBlobStore(join(dir, "index"));
-  await ingest({
-    store,
-    inputs: [{ file: writeCanonical(join(dir, "p.csv"), ROWS), mapping: CANONICAL_MAPPING }],
-  });
-  const ids = new Map((await exportedRows(store)).map((r) => [r.apn, r.service_id]));
-  const index = await StoredParcelIndex.open(store, {
-    cacheBytes: 1 << 20,
-    refreshMs: 0,
-    gazetteer: GAZETTEER,
-  });
-  const lookup = async (request: Partial<LookupRequest>) =>
-    index.lookup({ zip5: "94704", ...request } as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
-  return { ids, index, lookup, store };
-}
+const fixture = (t: { after(fn: () => void): void }) => lookupFixture(t, ROWS, { gazetteer: GAZETTEER });
 
 interface Case {
   name: string;
@@ -188,7 +168,14 @@ const CASES: Case[] = [
     apn: "E1",
     confidence: 0.3,
   },
-  { name: "no house number, many parcels", request: { streetName: "MAIN" }, status: "not_found", apn: null },
+  {
+    name: "no house number, several parcels: the first, weakly, with the street's parcels",
+    request: { streetName: "MAIN" },
+    status: "no_situs_parcel",
+    apn: "A2",
+    confidence: 0.1,
+    candidates: ["A1", "A2"],
+  },
   {
     name: "directional missing, two fit",
     request: { addressNumber: "50", streetName: "MAPLE" },
