@@ -176,7 +176,13 @@ export function matchStreet(
   const confidence = query.restoresWord ? CORRECTED : best.confidence;
   const situses = new Set(fits.map(situsOf));
   if (situses.size > 1) return { answer: ambiguous(fits, confidence * AMBIGUOUS_EACH), level: confidence };
-  return { answer: matchSitus(query, fits, confidence), level: confidence };
+  // A unit the parcel does not list lowers the level too, so a reading that finds the unit's own
+  // address (`800 5TH 1/2` read as street `5TH 1/2`) beats one that ignores the unit.
+  const matched = matchSitus(query, fits, confidence);
+  return {
+    answer: matched,
+    level: matched.service_id !== null ? Math.min(confidence, matched.matchConfidence) : confidence,
+  };
 }
 
 /**

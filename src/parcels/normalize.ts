@@ -1,3 +1,4 @@
+import { standardStreetName } from "../parse/assembly/street-components.js";
 import { standardDirectional, standardState, standardSuffix, standardUnitDesignator } from "../usps/usps.js";
 import { lotDesignator, lotUnit, suffixVariant } from "./county-spellings.js";
 
@@ -31,8 +32,22 @@ export function cleanText(raw: string): string {
   return clean;
 }
 
+/** The street name cleaned, its Appendix F highway words in standard form (`HWY 65` → `HIGHWAY 65`), as the parser writes them. */
 export function normalizeStreetName(raw: string): string {
-  return cleanText(raw);
+  return standardHighway(cleanText(raw));
+}
+
+function standardHighway(name: string): string {
+  // Only a name with a digit can be a numbered highway (`US 89`, `CR 1185`, `I-10`).
+  return /\d/.test(name) ? standardStreetName(name.replace(OLD_ORDINAL, modernOrdinal).split(" ")) : name;
+}
+
+/** `2D`, `3D`, `22D`: the older ordinals Yuba County still writes, for `2ND`, `3RD`, `22ND`. */
+const OLD_ORDINAL = /\b(\d*)([23])D\b/g;
+
+function modernOrdinal(match: string, tens: string, last: string): string {
+  if (tens.endsWith("1")) return match; // `12D` is no ordinal spelling (12TH): kept as written
+  return `${tens}${last}${last === "2" ? "ND" : "RD"}`;
 }
 
 export function normalizeSuffix(raw: string): string {
@@ -58,12 +73,13 @@ export function normalizeUnitType(raw: string): string {
 }
 
 /**
- * Unit numbers lose a leading `#` and spaces (`A&B` is `AB`); a lot word is its designator
+ * Unit numbers lose their `#` signs and spaces (`A&B` is `AB`, San Francisco's `UTILITY#` is
+ * `UTILITY`); a lot word is its designator
  * (`#Rear`, `RR`, `Unit Rear` → `REAR`), so every spelling of a lot unit meets the stored one.
  */
 export function normalizeUnitId(raw: string): string {
   if (raw === "") return "";
-  const clean = cleanText(raw).replace(/^#\s*/, "");
+  const clean = cleanText(raw).replace(/#/g, " ").trim();
   return lotDesignator(clean) ?? clean.replace(/ /g, "");
 }
 
@@ -116,7 +132,7 @@ export function splitStreet(raw: string): StreetParts {
   if (words.length >= 2 && standardDirectional(words[0] ?? "")) {
     parts.predirectional = standardDirectional(words.shift() ?? "") ?? "";
   }
-  parts.streetName = words.join(" ");
+  parts.streetName = standardHighway(words.join(" "));
   return parts;
 }
 

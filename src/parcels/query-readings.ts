@@ -14,6 +14,7 @@ import { suffixStandard } from "./normalize.js";
  *   is the number suffix, street `MAIN`; directional letters (N, S, E, W) are the next case.
  * - A street name that begins with a direction word (`NORTH RIDGE`, `N RIDGE`) and a predirectional
  *   with a name (`N` + `RIDGE`) are three spellings of one street.
+ * - A fraction read as the unit after the name (`800 5TH 1/2`) may end the name: a street `5TH 1/2`.
  * - A type word that is no Pub 28 suffix (`TURN`, `GRTH`, `GRADE`) may end the name or be the
  *   suffix on either side.
  * - A Pub 28 suffix may sit inside the name on one side (`BIRCH CT` against `BIRCH` + `CT`), and a
@@ -57,6 +58,7 @@ export function localTypeNames(names: Iterable<string>): Map<string, string[]> {
  */
 export function hasWordReadings(query: Reading): boolean {
   if (query.predirectional !== "") return true;
+  if (isFraction(query.occupancyId) || isLetter(query.addressNumberSuffix)) return true;
   if (query.streetSuffix !== "" && isKeptStreetType(query.streetSuffix)) return true;
   const name = query.streetName;
   const space = name.indexOf(" ");
@@ -100,6 +102,11 @@ export function wordReadings(query: Reading, names: StreetNames): readonly Readi
     }
   }
   if (keptSuffix) add(`${name} ${query.streetSuffix}`, joined(query));
+  // Marysville's `5TH 1/2` and `C 1/2` streets: the parser reads the half after the name as a unit.
+  if (isFraction(query.occupancyId)) add(`${name} ${query.occupancyId}`, { occupancyId: "" });
+  // ... and `802 C 1/2` as number `802` suffix `C` on street `1/2`: the letter opens the name.
+  if (isLetter(query.addressNumberSuffix))
+    add(`${query.addressNumberSuffix} ${name}`, { addressNumberSuffix: "" });
   if (query.streetSuffix === "" && space > 0) {
     const last = name.slice(name.lastIndexOf(" ") + 1);
     if (isKeptStreetType(last))
@@ -135,6 +142,7 @@ export function suffixReadings(query: Reading, names: StreetNames): readonly Rea
   return readings;
 }
 
+const isFraction = (word: string): boolean => /^\d+\/\d+$/.test(word);
 const isLetter = (word: string): boolean => word.length === 1 && word >= "A" && word <= "Z";
 
 /** The change of a reading that joins the suffix to the name (`FOX RUN` + `TURN` as `FOX RUN TURN`). */

@@ -1,4 +1,5 @@
 import type { Parser } from "../parse/parser.js";
+import { standardDirectional, standardSuffix } from "../usps/usps.js";
 import type { ColumnMapping, MappedField } from "./column-mapping.js";
 import { DEFAULT_MISSING } from "./column-mapping.js";
 import type { Gazetteer } from "./gazetteer.js";
@@ -235,6 +236,7 @@ export class RowReader {
       row.addressNumber = "";
       row.addressNumberSuffix = "";
     }
+    if (row.predirectional !== "" || row.postdirectional !== "") this.repairDirectionals(row);
     row.occupancyType = normalize.unitType(value(UNIT_TYPE));
     row.occupancyId = unitOf(row.occupancyType, normalize.unitId(value(UNIT_ID)), number, numberSuffix);
     row.city = normalize.city(value(CITY));
@@ -338,6 +340,27 @@ export class RowReader {
     fill(ZIP5, parts.zip5);
     fill(ZIP4, parts.zip4);
     return values;
+  }
+
+  /**
+   * A directional column holding something else (Yuba County's `SFXDIR` has `RD`, `1/2`, `CA`):
+   * a fraction goes to the number's suffix, a street type after the name to the suffix when it
+   * has none, anything else is dropped; each change is noted.
+   */
+  private repairDirectionals(row: IngestRow): void {
+    for (const side of ["predirectional", "postdirectional"] as const) {
+      const value = row[side];
+      if (value === "" || standardDirectional(value) !== undefined) continue;
+      row[side] = "";
+      const suffix = standardSuffix(value);
+      if (/^\d+\/\d+$/.test(value) && row.addressNumberSuffix === "") {
+        row.addressNumberSuffix = value;
+        this.note(row.line, `${side} "${value}" is the number's suffix`);
+      } else if (side === "postdirectional" && suffix !== undefined && row.streetSuffix === "") {
+        row.streetSuffix = suffix;
+        this.note(row.line, `${side} "${value}" is the street suffix`);
+      } else this.note(row.line, `${side} "${value}" is no direction: dropped`);
+    }
   }
 
   private note(line: number, reason: string): void {

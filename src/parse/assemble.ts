@@ -5,7 +5,7 @@ import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
 import { streetLabels } from "./assembly/street-labels.js";
-import { lotAfterStreet, unitLabels } from "./assembly/unit-labels.js";
+import { lotAfterStreet, unitLabels, unitSignInStreet } from "./assembly/unit-labels.js";
 import { firmLabels } from "./assembly/firm-labels.js";
 import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
@@ -104,7 +104,10 @@ function readLabels(tokens: readonly Token[], labels: readonly Label[]) {
   return secondStreetAsOther(
     firmLabels(
       tokens,
-      unitLabels(tokens, streetLabels(tokens, lotAfterStreet(tokens, boxLabels(tokens, labels)))),
+      unitLabels(
+        tokens,
+        streetLabels(tokens, lotAfterStreet(tokens, unitSignInStreet(tokens, boxLabels(tokens, labels)))),
+      ),
     ),
   );
 }

@@ -228,6 +228,28 @@ test("a whole-address column is split by Situs's own parser", async (t) => {
   );
 });
 
+test("a directional column holding something else is repaired or dropped, and noted", async (t) => {
+  const { report, rows } = await ingestRows(t, [
+    row("1", "10", "SMARTSVILLE", { streetSuffix: "", postdirectional: "RD" }),
+    row("2", "12", "DANA", { postdirectional: "1/2" }),
+    row("3", "14", "DANA", { postdirectional: "CA" }),
+    row("4", "16", "DANA", { predirectional: "North" }),
+  ]);
+  const byApn = new Map(rows.map((r) => [r.apn, r]));
+  assert.deepEqual([byApn.get("1")?.streetSuffix, byApn.get("1")?.postdirectional], ["RD", ""]);
+  assert.deepEqual([byApn.get("2")?.addressNumberSuffix, byApn.get("2")?.postdirectional], ["1/2", ""]);
+  assert.equal(byApn.get("3")?.postdirectional, "");
+  assert.equal(byApn.get("4")?.predirectional, "N");
+  assert.deepEqual(
+    report.notes.map((n) => [n.line, n.reason]),
+    [
+      [2, 'postdirectional "RD" is the street suffix'],
+      [3, `postdirectional "1/2" is the number's suffix`],
+      [4, 'postdirectional "CA" is no direction: dropped'],
+    ],
+  );
+});
+
 test("a city the gazetteer does not name is found through the cities the index records", async (t) => {
   const { lookup } = await ingestRows(t, [
     row("1", "3452", "WAREHOUSE", {

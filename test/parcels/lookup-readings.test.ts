@@ -34,6 +34,13 @@ const rd = { streetSuffix: "RD" };
 const st = { streetSuffix: "ST" };
 
 const ROWS: CanonicalRow[] = [
+  // Marysville's half streets beside the whole ones, Yuba County's old ordinals, a state route.
+  row("H5", "800", "5TH"),
+  row("H5H", "800", "5TH 1/2"),
+  row("HC", "802", "C"),
+  row("HCH", "802", "C 1/2"),
+  row("O22", "1170", "22D", { predirectional: "E" }),
+  row("HW", "1973", "HWY 65"),
   // House numbers with a letter: a suffix column, glued, hyphenated, spaced.
   row("N0", "17417", "MAIN", rd),
   row("NB", "17417", "MAIN", { ...rd, addressNumberSuffix: "B" }),
@@ -257,6 +264,32 @@ const elm = (addressNumber: string, unit: Partial<LookupRequest>): Partial<Looku
   streetSuffix: "St",
   ...unit,
 });
+const SPELLINGS: Array<[string, Case]> = [
+  [
+    "800 5th 1/2: the parser's unit is the half street",
+    { request: { addressNumber: "800", streetName: "5TH", occupancyId: "1/2" }, ...exact("H5H") },
+  ],
+  ["800 5th: the whole street", { request: { addressNumber: "800", streetName: "5th" }, ...exact("H5") }],
+  [
+    "802 C 1/2: the parser's number letter opens the name",
+    { request: { addressNumber: "802", addressNumberSuffix: "C", streetName: "1/2" }, ...exact("HCH") },
+  ],
+  ["802 C: the letter street", { request: { addressNumber: "802", streetName: "C" }, ...exact("HC") }],
+  [
+    "E 22nd meets the county's E 22D",
+    { request: { addressNumber: "1170", predirectional: "E", streetName: "22nd" }, ...exact("O22") },
+  ],
+  [
+    "E 22D as the county writes it",
+    { request: { addressNumber: "1170", predirectional: "E", streetName: "22D" }, ...exact("O22") },
+  ],
+  [
+    "Highway 65 meets HWY 65 (Appendix F)",
+    { request: { addressNumber: "1973", streetName: "Highway 65" }, ...exact("HW") },
+  ],
+  ["Hwy 65 too", { request: { addressNumber: "1973", streetName: "Hwy 65" }, ...exact("HW") }],
+];
+
 const LOTS: Array<[string, Case]> = [
   ...[
     { occupancyType: "Rear" },
@@ -319,7 +352,7 @@ test("lookup readings: letters, directions, street types and lots, both ways", a
     more: wholeStreetFile,
   });
   const failures: string[] = [];
-  for (const [name, c] of [...NUMBER_LETTERS, ...DIRECTIONS, ...TYPES, ...LOTS]) {
+  for (const [name, c] of [...NUMBER_LETTERS, ...DIRECTIONS, ...TYPES, ...SPELLINGS, ...LOTS]) {
     const answer = await lookup(c.request);
     const candidates = answer.candidates.map((x) => apnOf.get(x.service_id ?? "")).sort();
     const wrong =

@@ -6,6 +6,7 @@ import {
   cleanText,
   normalizeDirectional,
   normalizeState,
+  normalizeStreetName,
   normalizeSuffix,
   normalizeUnitId,
   normalizeUnitType,
@@ -166,4 +167,20 @@ test("county spellings of street types: normalized on both sides, split off a wh
 test("the generated county tables are up to date with data/parcels (run npm run generate:usps)", () => {
   const normalize = (text: string) => text.replace(/\s+/g, "").replace(/,([\]}])/g, "$1");
   assert.ok(normalize(readFileSync(GENERATED_PARCEL_PATH, "utf8")) === normalize(renderTables("parcels")));
+});
+
+test("street names: Appendix F highway forms and the older ordinals meet the parser's spelling", () => {
+  const cases: Array<[string, string]> = [
+    ["US 89", "US HIGHWAY 89"],
+    ["Hwy 65", "HIGHWAY 65"],
+    ["CR 1185", "COUNTY ROAD 1185"],
+    ["22D", "22ND"],
+    ["3D", "3RD"],
+    ["E 2D", "E 2ND"],
+    ["12D", "12D"],
+    ["22ND", "22ND"],
+    ["MAIN", "MAIN"],
+  ];
+  for (const [raw, name] of cases) assert.equal(normalizeStreetName(raw), name, raw);
+  assert.equal(splitStreet("Hwy 65").streetName, "HIGHWAY 65");
 });

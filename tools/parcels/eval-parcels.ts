@@ -44,30 +44,43 @@ type Outcome = (typeof OUTCOMES)[number];
 interface AddressRecord extends RecordAddress {
   id: string;
   fips: string;
-  key: string;
 }
 
 type Tally = Record<Outcome, number>;
 
-function addressKey(r: RecordAddress): string {
-  return [
-    r.zip5,
-    r.addressNumber,
-    r.addressNumberSuffix,
-    r.predirectional,
-    r.streetName,
-    r.streetSuffix,
-    r.postdirectional,
-    r.occupancyId,
-  ].join("|");
+/**
+ * The parcels a line made from `record` can mean: same street, number, number suffix and unit in
+ * the same ZIP (or city, for a line without ZIP), and a suffix and directionals that agree where
+ * the line gives them (a line that omits the suffix fits every suffix at the number: SPEC.md).
+ */
+function expectedParcels(
+  record: AddressRecord,
+  sameStreet: readonly AddressRecord[],
+  byZip: boolean,
+): Set<string> {
+  const agrees = (given: string, recorded: string): boolean => given === "" || given === recorded;
+  return new Set(
+    sameStreet
+      .filter(
+        (other) =>
+          (byZip ? other.zip5 === record.zip5 : other.city === record.city && other.state === record.state) &&
+          other.addressNumber === record.addressNumber &&
+          other.addressNumberSuffix === record.addressNumberSuffix &&
+          other.occupancyId === record.occupancyId &&
+          agrees(record.streetSuffix, other.streetSuffix) &&
+          agrees(record.predirectional, other.predirectional) &&
+          agrees(record.postdirectional, other.postdirectional),
+      )
+      .map((other) => other.id),
+  );
 }
 
-/** Every active entry with a house number and street, and the parcels at each address. */
+/** Every active entry with a street (those with a house number give lines), by street and number. */
 async function readRecords(store: LocalBlobStore) {
   const build = await IndexBuild.openCurrent(store, new ByteLru(1 << 28));
   if (!build) throw new Error("no build");
   const records: AddressRecord[] = [];
-  const byAddress = new Map<string, Set<string>>();
+  const byStreet = new Map<string, AddressRecord[]>();
   const streets = new Map<string, Set<string>>();
   for (let index = 0; index < build.manifest.chunks.length; index++) {
     const chunk = await build.chunk(index);
@@ -78,22 +91,25 @@ async function readRecords(store: LocalBlobStore) {
         ...(values as unknown as RecordAddress),
         fips: values.fips ?? "",
         id: `adr_${chunk.id(row)}`,
-        key: "",
       };
       if (record.streetName === "") continue;
-      record.key = addressKey(record);
-      byAddress.set(record.key, (byAddress.get(record.key) ?? new Set()).add(record.id));
+      const key = `${record.streetName}|${record.addressNumber}`;
+      byStreet.set(key, [...(byStreet.get(key) ?? []), record]);
       streets.set(record.zip5, (streets.get(record.zip5) ?? new Set()).add(record.streetName));
       if (record.addressNumber !== "") records.push(record);
     }
   }
-  return { records, byAddress, streets };
+  return { records, byStreet, streets };
 }
 
 function classify(answer: LookupAnswer, expected: ReadonlySet<string>): Outcome {
   const top = answer.service_id;
-  if (top !== null) return expected.has(top) && expected.size === 1 ? "right" : "wrong";
   const candidates = answer.candidates.map((c) => c.service_id ?? "");
+  // A building's own parcel with unit_required when the line's unit was lost: the answer says a
+  // unit is needed and lists the units (SPEC.md: clients check unit_required).
+  if (top !== null && answer.unit_required && candidates.some((id) => expected.has(id)))
+    return "unit_required";
+  if (top !== null) return expected.has(top) && expected.size === 1 ? "right" : "wrong";
   if (answer.status === "ambiguous") {
     // An address several parcels share is answered right by an ambiguity that lists only them
     // (at most 10 candidates: all of them, or 10 of them).
@@ -137,7 +153,7 @@ async function main(): Promise<void> {
     ingestFigures.push([dataset.name, report.rows, report.rows - report.rejected, report.rejected]);
   }
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 28, refreshMs: 0 });
-  const { records, byAddress, streets } = await readRecords(store);
+  const { records, byStreet, streets } = await readRecords(store);
   const random = new SeededRandom(20261128);
   const results: Array<{ county: string; variant: Variant; tally: Tally }> = [];
   const shown: string[] = [];
@@ -150,7 +166,8 @@ async function main(): Promise<void> {
         const lines = variantLines(variant, record, random, streets.get(record.zip5) ?? new Set());
         if (lines.length === 0) continue;
         if (used++ >= limit) break;
-        const expected = byAddress.get(record.key) ?? new Set([record.id]);
+        const sameStreet = byStreet.get(`${record.streetName}|${record.addressNumber}`) ?? [record];
+        const expected = expectedParcels(record, sameStreet, variant !== "no_zip");
         for (const text of lines) {
           const parsed = parser.parse(text);
           let outcome: Outcome;

@@ -25,6 +25,17 @@ export function addStreetComponents(draft: Draft): void {
   }
   const post = draft.joined("postdirectional");
   if (post) c.postdirectional = directional(post.text);
+  // `209 E, Wheatland`: a directional that is the whole street is its name, as typed
+  // (DECISIONS.md "Directionals"); Wheatland and Marysville name streets so.
+  if (
+    c.streetName === undefined &&
+    c.addressNumber !== undefined &&
+    (pre === undefined) !== (post === undefined)
+  ) {
+    c.streetName = (pre ?? post)!.text;
+    delete c.predirectional;
+    delete c.postdirectional;
+  }
 }
 
 /** `NORTH` → `N`; `N E` or `NORTH EAST` (two tokens) → `NE`; anything else as typed. */

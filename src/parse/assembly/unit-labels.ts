@@ -122,3 +122,20 @@ export function lotAfterStreet(tokens: readonly Token[], labels: readonly Label[
   }
   return copy ?? labels;
 }
+
+/**
+ * A number sign and one word labelled as the end of the street name (`HIGHWAY 70 # Q` from
+ * `1234 HIGHWAY 70 #Q`): the unit they are (`#` and `Q`), never street words, since DECISIONS.md
+ * keeps `#` only as a designator. Returns `labels` itself when nothing changes.
+ */
+export function unitSignInStreet(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  let copy: Label[] | undefined;
+  for (let t = 1; t + 1 < tokens.length; t++) {
+    if (tokens[t]!.text !== "#" || labels[t] !== "streetName" || labels[t - 1] !== "streetName") continue;
+    if (labels[t + 1] !== "streetName" || labels[t + 2] === "streetName") continue;
+    copy ??= labels.slice();
+    copy[t] = "occupancyType";
+    copy[t + 1] = "occupancyId";
+  }
+  return copy ?? labels;
+}
