@@ -14,6 +14,7 @@ import { suffixStandard } from "./normalize.js";
  *   is the number suffix, street `MAIN`; directional letters (N, S, E, W) are the next case.
  * - A street name that begins with a direction word (`NORTH RIDGE`, `N RIDGE`) and a predirectional
  *   with a name (`N` + `RIDGE`) are three spellings of one street.
+ * - A direction word that ends the name (`500 EAST`) is the postdirectional of a grid street.
  * - A fraction read as the unit after the name (`800 5TH 1/2`) may end the name: a street `5TH 1/2`.
  * - A type word that is no Pub 28 suffix (`TURN`, `GRTH`, `GRADE`) may end the name or be the
  *   suffix on either side.
@@ -64,6 +65,11 @@ export function hasWordReadings(query: Reading): boolean {
   const space = name.indexOf(" ");
   if (space < 0) return false;
   if (space === 1 || standardDirectional(name.slice(0, space)) !== undefined) return true;
+  if (
+    query.postdirectional === "" &&
+    standardDirectional(name.slice(name.lastIndexOf(" ") + 1)) !== undefined
+  )
+    return true;
   return query.streetSuffix === "" && isKeptStreetType(name.slice(name.lastIndexOf(" ") + 1));
 }
 
@@ -94,7 +100,17 @@ export function wordReadings(query: Reading, names: StreetNames): readonly Readi
     query.addressNumber !== ""
   ) {
     add(rest, { addressNumberSuffix: first });
+    // `3742 A N BEALE RD`: the letter, then the street's own predirectional.
+    const restSpace = rest.indexOf(" ");
+    const restDirection = restSpace > 0 ? standardDirectional(rest.slice(0, restSpace)) : undefined;
+    if (restDirection !== undefined && query.predirectional === "")
+      add(rest.slice(restSpace + 1), { addressNumberSuffix: first, predirectional: restDirection });
   }
+  // `1589 south 500 east`: a direction word that ends the name is the postdirectional (grid streets).
+  const lastSpace = name.lastIndexOf(" ");
+  const trailing = lastSpace > 0 ? standardDirectional(name.slice(lastSpace + 1)) : undefined;
+  if (trailing !== undefined && query.postdirectional === "")
+    add(name.slice(0, lastSpace), { postdirectional: trailing });
   if (query.predirectional !== "" && direction === undefined) {
     const moved = { predirectional: "", pinned: [...(query.pinned ?? []), "predirectional" as const] };
     for (const word of new Set([directionWords.get(query.predirectional) ?? "", query.predirectional])) {

@@ -41,6 +41,8 @@ const ROWS: CanonicalRow[] = [
   row("HCH", "802", "C 1/2"),
   row("O22", "1170", "22D", { predirectional: "E" }),
   row("HW", "1973", "HWY 65"),
+  row("LB", "3742", "BEALE", { ...rd, addressNumberSuffix: "A", predirectional: "N" }),
+  row("G500", "1589", "500", { predirectional: "S", postdirectional: "E" }),
   // House numbers with a letter: a suffix column, glued, hyphenated, spaced.
   row("N0", "17417", "MAIN", rd),
   row("NB", "17417", "MAIN", { ...rd, addressNumberSuffix: "B" }),
@@ -288,6 +290,14 @@ const SPELLINGS: Array<[string, Case]> = [
     { request: { addressNumber: "1973", streetName: "Highway 65" }, ...exact("HW") },
   ],
   ["Hwy 65 too", { request: { addressNumber: "1973", streetName: "Hwy 65" }, ...exact("HW") }],
+  [
+    "3742 A N Beale Rd: the letter, then the predirectional",
+    { request: { addressNumber: "3742", streetName: "A N Beale", streetSuffix: "Rd" }, ...exact("LB") },
+  ],
+  [
+    "1589 south 500 east: the direction word ending the name is the postdirectional",
+    { request: { addressNumber: "1589", predirectional: "S", streetName: "500 East" }, ...exact("G500") },
+  ],
 ];
 
 const LOTS: Array<[string, Case]> = [

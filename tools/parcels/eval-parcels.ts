@@ -5,7 +5,8 @@
  * every active parcel address with a house number gives lines of each variant
  * (address-variants.ts), parsed by the service's parser and looked up as the API does.
  *
- *   node dist/tools/parcels/eval-parcels.js [--limit N] [--county NAME] [--show wrong|missed] [--json FILE]
+ *   node dist/tools/parcels/eval-parcels.js [--limit N] [--county NAME] [--variant NAME]
+ *     [--show wrong|missed] [--json FILE]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
     options: {
       limit: { type: "string", default: "4000" },
       county: { type: "string" },
+      variant: { type: "string" },
       show: { type: "string" },
       json: { type: "string" },
     },
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
   const shown: string[] = [];
   for (const dataset of datasets) {
     const own = records.filter((r) => r.fips === dataset.fips);
-    for (const variant of VARIANTS) {
+    for (const variant of VARIANTS.filter((v) => !values.variant || v === values.variant)) {
       const tally = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Tally;
       let used = 0;
       for (const record of own) {
