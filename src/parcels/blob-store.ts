@@ -34,7 +34,21 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async put(key: string, data: Uint8Array): Promise<void> {
+  /** The put being written: puts run one after another. */
+  private writing: Promise<void> = Promise.resolve();
+
+  /**
+   * One file at a time: files created at once in one directory contend for it in the kernel.
+   * Writing 630 files of 20 KB (a build's chunks and shards) cost a median 875 ms of CPU time
+   * eight at a time, 558 ms one at a time (6 rounds each, alternated in one run).
+   */
+  put(key: string, data: Uint8Array): Promise<void> {
+    const written = this.writing.then(() => this.write(key, data));
+    this.writing = written.catch(() => undefined);
+    return written;
+  }
+
+  private async write(key: string, data: Uint8Array): Promise<void> {
     const path = join(this.root, key);
     const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     // The directory is made only when missing: a build writes thousands of files into a few.

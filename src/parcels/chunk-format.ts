@@ -1,5 +1,12 @@
 import { encodeUlid } from "./binary-ulid.js";
 import { ByteWriter, widthFor } from "./byte-writer.js";
+import {
+  ALIAS_FLAG,
+  ChunkColumns,
+  COORDINATE_SCALE as SCALE,
+  NO_COORDINATE,
+  STATUS_BITS,
+} from "./chunk-columns.js";
 import type { AddressEntry, TextField } from "./parcel-row.js";
 import { TEXT_FIELDS } from "./parcel-row.js";
 import type { ParcelStatus, StoredEntry } from "./stored-entry.js";
@@ -22,196 +29,76 @@ import { PARCEL_STATUSES } from "./stored-entry.js";
  *   u32 n, n × (u32 row, u32 count, count × 16)   successors of superseded rows
  *   u32 streets, streets × (u32 name string, u32 first row, u32 row count)   the street directory
  */
-const NO_COORDINATE = -0x80000000;
 const FIELD_INDEX = Object.fromEntries(TEXT_FIELDS.map((field, i) => [field, i])) as Record<
   TextField,
   number
 >;
-const SCALE = 1e7;
-const STATUS_CODE = Object.fromEntries(PARCEL_STATUSES.map((status, i) => [status, i])) as Record<
-  ParcelStatus,
-  number
->;
 
-/** Encodes a chunk into `out` (a writer may be reused once its previous result is consumed). */
+/** Encodes the entries as a chunk in the order given (a writer may be reused once its previous result is consumed). */
 export function encodeChunk(entries: readonly StoredEntry[], out = new ByteWriter()): Buffer {
-  const rows = readRows(entries);
+  return encodeColumns(new ChunkColumns().read(entries, "given"), out);
+}
+
+/** Encodes a chunk from its columns (chunk-columns.ts) into `out`, which is reset first. */
+export function encodeColumns(columns: ChunkColumns, out = new ByteWriter()): Buffer {
   out.reset();
-  const strings = new Map<string, number>([["", 0]]);
-  const intern = (value: string): number => {
-    let index = strings.get(value);
-    if (index === undefined) strings.set(value, (index = strings.size));
-    return index;
-  };
-  const columns = rows.text.map((values) => internColumn(values, intern));
-  out.u32(entries.length);
-  out.u32(strings.size);
-  writeStrings(out, [...strings.keys()]);
-  for (const column of columns) writeColumn(out, column);
-  out.bytes(rows.ids);
-  writeBuildings(out, entries);
-  out.i32s(rows.lats);
-  out.i32s(rows.lons);
-  out.uints(rows.flags, 1);
+  out.u32(columns.rows);
+  out.u32(columns.strings.length);
+  writeStrings(out, columns.strings);
+  for (const field of TEXT_FIELDS) writeColumn(out, columns.column(field));
+  out.bytes(columns.ids);
+  out.u32(columns.buildingIds.length);
+  for (const id of columns.buildingIds) out.bytes(id);
+  writeColumn(out, columns.buildings);
+  out.i32s(columns.lats);
+  out.i32s(columns.lons);
+  out.uints(columns.flags, 1);
   out.align();
-  writeSuccessors(out, entries);
-  writeStreets(out, columns[FIELD_INDEX.streetName] ?? []);
+  out.u32(columns.successors.length);
+  for (const [row, ids] of columns.successors) {
+    out.u32(row);
+    out.u32(ids.length);
+    for (const id of ids) out.bytes(id);
+  }
+  writeStreets(out, columns.column("streetName"));
   return out.result();
 }
 
-/** The values of a chunk's rows as dense columns. */
-interface RowColumns {
-  /** TEXT_FIELDS order. */
-  text: string[][];
-  ids: Uint8Array;
-  lats: Int32Array;
-  lons: Int32Array;
-  flags: Uint8Array;
-}
-
-/**
- * Reads every entry once, into columns: encoding then walks dense arrays instead of visiting
- * each of tens of thousands of entry objects once per field. Field by field by name, because
- * `entry[field]` with a variable `field` is a slow keyed load in V8.
- */
-function readRows(entries: readonly StoredEntry[]): RowColumns {
-  const n = entries.length;
-  const text = TEXT_FIELDS.map(() => new Array<string>(n));
-  const [
-    apn,
-    fips,
-    number,
-    numberSuffix,
-    pre,
-    name,
-    suffix,
-    post,
-    unitType,
-    unitId,
-    city,
-    state,
-    zip5,
-    zip4,
-  ] = text as [
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-    string[],
-  ];
-  const ids = new Uint8Array(n * 16);
-  const lats = new Int32Array(n);
-  const lons = new Int32Array(n);
-  const flags = new Uint8Array(n);
-  for (let row = 0; row < n; row++) {
-    const entry = entries[row]!;
-    apn[row] = entry.apn;
-    fips[row] = entry.fips;
-    number[row] = entry.addressNumber;
-    numberSuffix[row] = entry.addressNumberSuffix;
-    pre[row] = entry.predirectional;
-    name[row] = entry.streetName;
-    suffix[row] = entry.streetSuffix;
-    post[row] = entry.postdirectional;
-    unitType[row] = entry.occupancyType;
-    unitId[row] = entry.occupancyId;
-    city[row] = entry.city;
-    state[row] = entry.state;
-    zip5[row] = entry.zip5;
-    zip4[row] = entry.zip4;
-    const id = entry.id;
-    for (let k = 0; k < 16; k++) ids[row * 16 + k] = id[k]!;
-    lats[row] = entry.lat === null ? NO_COORDINATE : Math.round(entry.lat * SCALE);
-    lons[row] = entry.lon === null ? NO_COORDINATE : Math.round(entry.lon * SCALE);
-    flags[row] = STATUS_CODE[entry.status] | (entry.alias ? 4 : 0);
-  }
-  return { text, ids, lats, lons, flags };
-}
-
-/** A column's string indexes; sorted rows repeat values (street, city, ZIP), so the last one is reused. */
-function internColumn(values: readonly string[], intern: (value: string) => number): number[] {
-  const column = new Array<number>(values.length);
-  let last = "";
-  let lastIndex = intern("");
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    if (value !== last) {
-      last = value;
-      lastIndex = intern(value);
-    }
-    column[i] = lastIndex;
-  }
-  return column;
-}
-
 /** The offsets table, then the strings; each offset is filled in once its string is written. */
-function writeStrings(out: ByteWriter, values: string[]): void {
+function writeStrings(out: ByteWriter, values: readonly string[]): void {
   const table = out.offset;
   out.skip((values.length + 1) * 4);
   const base = out.offset;
-  values.forEach((value, i) => {
-    out.utf8(value);
+  for (let i = 0; i < values.length; i++) {
+    out.utf8(values[i]!);
     out.setU32(table + (i + 1) * 4, out.offset - base);
-  });
+  }
   out.align();
 }
 
-function writeColumn(out: ByteWriter, values: readonly number[]): void {
-  const width = widthFor(values.reduce((max, value) => (value > max ? value : max), 0));
+function writeColumn(out: ByteWriter, values: Uint32Array): void {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  const width = widthFor(max);
   out.u8(width);
   if (width > 0) out.uints(values, width);
   out.align();
-}
-
-function writeBuildings(out: ByteWriter, entries: readonly StoredEntry[]): void {
-  const buildings = new Map<string, number>();
-  const column = entries.map((entry) => {
-    if (!entry.buildingId) return 0;
-    const key = Buffer.from(entry.buildingId).toString("latin1");
-    let index = buildings.get(key);
-    if (index === undefined) buildings.set(key, (index = buildings.size + 1));
-    return index;
-  });
-  out.u32(buildings.size);
-  for (const key of buildings.keys()) out.bytes(Buffer.from(key, "latin1"));
-  writeColumn(out, column);
-}
-
-function writeSuccessors(out: ByteWriter, entries: readonly StoredEntry[]): void {
-  let count = 0;
-  for (const entry of entries) if (entry.supersededBy.length > 0) count++;
-  out.u32(count);
-  entries.forEach((entry, row) => {
-    if (entry.supersededBy.length === 0) return;
-    out.u32(row);
-    out.u32(entry.supersededBy.length);
-    for (const id of entry.supersededBy) out.bytes(id);
-  });
 }
 
 /**
  * Each street name's string index, first row and row count (rows are sorted by street name);
  * rows without a street name (string 0, the empty string) are left out.
  */
-function writeStreets(out: ByteWriter, nameIndexes: readonly number[]): void {
-  const streets: Array<[number, number, number]> = [];
-  nameIndexes.forEach((name, row) => {
-    const last = streets[streets.length - 1];
-    if (name === 0) return;
-    if (last && last[0] === name) last[2]++;
-    else streets.push([name, row, 1]);
-  });
-  out.u32(streets.length);
-  for (const street of streets) for (const value of street) out.u32(value);
+function writeStreets(out: ByteWriter, names: Uint32Array): void {
+  const streets: number[] = [];
+  for (let row = 0; row < names.length; row++) {
+    const name = names[row]!;
+    if (name === 0) continue;
+    if (streets.length > 0 && streets[streets.length - 3] === name) streets[streets.length - 1]!++;
+    else streets.push(name, row, 1);
+  }
+  out.u32(streets.length / 3);
+  for (const value of streets) out.u32(value);
 }
 
 /** One street of a chunk: its name and the contiguous rows that carry it. */
@@ -344,11 +231,11 @@ export class DecodedChunk {
   }
 
   status(row: number): ParcelStatus {
-    return PARCEL_STATUSES[(this.data[this.flagBase + row] ?? 0) & 3] ?? "active";
+    return PARCEL_STATUSES[(this.data[this.flagBase + row] ?? 0) & STATUS_BITS] ?? "active";
   }
 
   isAlias(row: number): boolean {
-    return ((this.data[this.flagBase + row] ?? 0) & 4) !== 0;
+    return ((this.data[this.flagBase + row] ?? 0) & ALIAS_FLAG) !== 0;
   }
 
   successorBytes(row: number): Uint8Array[] {

@@ -229,10 +229,15 @@ function assignBuildings(entries: StoredEntry[], known: Map<string, Uint8Array>,
   return buildings;
 }
 
+const NO_STREETS: ReadonlyMap<string, Set<string>> = new Map();
+
 /** A set of (ZIP, street name, house number), nested so that testing an entry builds no string. */
 class SitusNumbers {
   private readonly byZip = new Map<string, Map<string, Set<string>>>();
   size = 0;
+  /** The streets of the ZIP tested last: entries come in input order, mostly a ZIP at a time. */
+  private lastZip = "";
+  private lastStreets: ReadonlyMap<string, Set<string>> | undefined;
 
   add(entry: StoredEntry): void {
     let streets = this.byZip.get(entry.zip5);
@@ -241,10 +246,15 @@ class SitusNumbers {
     if (!numbers) streets.set(entry.streetName, (numbers = new Set()));
     if (!numbers.has(entry.addressNumber)) this.size++;
     numbers.add(entry.addressNumber);
+    this.lastStreets = undefined;
   }
 
   has(entry: StoredEntry): boolean {
-    return this.byZip.get(entry.zip5)?.get(entry.streetName)?.has(entry.addressNumber) ?? false;
+    if (this.lastStreets === undefined || entry.zip5 !== this.lastZip) {
+      this.lastZip = entry.zip5;
+      this.lastStreets = this.byZip.get(entry.zip5) ?? NO_STREETS;
+    }
+    return this.lastStreets.get(entry.streetName)?.has(entry.addressNumber) ?? false;
   }
 }
 

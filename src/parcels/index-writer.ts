@@ -3,14 +3,14 @@ import { encodeUlid, UlidGenerator } from "./binary-ulid.js";
 import type { BlobKind } from "./blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
 import { ByteWriter } from "./byte-writer.js";
-import { encodeChunk } from "./chunk-format.js";
+import { ChunkColumns } from "./chunk-columns.js";
+import { encodeColumns } from "./chunk-format.js";
 import { IdCollector, shardCountFor } from "./id-directory.js";
 import type { IdShard } from "./id-directory.js";
 import type { BlobRef, BuildCounts, ChunkCounts, ChunkRef, CurrentPointer, Manifest } from "./manifest.js";
 import { buildPrefix, MANIFEST_FORMAT, MANIFEST_VERSION, parseManifest } from "./manifest.js";
 import type { StoredEntry } from "./stored-entry.js";
 import { SealPool } from "./seal-pool.js";
-import { sortEntries } from "./stored-entry.js";
 import { encodeStreetDictionary, placeKey } from "./street-dictionary.js";
 
 /** How many builds publishing keeps (the new one and its predecessors) for readers still on them. */
@@ -55,6 +55,7 @@ export class BuildWriter {
   };
   /** Reused for every chunk: a payload is compressed (copied) before the next is encoded. */
   private readonly chunkBytes = new ByteWriter();
+  private readonly columns = new ChunkColumns();
 
   constructor(
     private readonly store: BlobStore,
@@ -67,30 +68,12 @@ export class BuildWriter {
     this.buildId = `b_${encodeUlid(new UlidGenerator(() => now).next())}`;
   }
 
-  /** Adds the chunk of one ZIP (or county); sorts its entries in place. Chunks come in key order. */
-  async addChunk(key: string, entries: StoredEntry[]): Promise<void> {
+  /** Adds the chunk of one ZIP (or county). Chunks come in key order. */
+  async addChunk(key: string, entries: readonly StoredEntry[]): Promise<void> {
     this.checkOrder(key);
-    sortEntries(entries);
-    const index = this.chunks.length;
-    const streets: string[] = [];
-    const places = new Set<string>();
-    const counties = new Set<string>();
-    const buildings = new Set<string>();
-    const counts: ChunkCounts = { parcels: 0, active: 0, superseded: 0, retired: 0, buildings: 0 };
-    let lastStreet = "";
-    let lastCity = "";
-    for (let row = 0; row < entries.length; row++) {
-      const entry = entries[row]!;
-      if (!entry.alias) this.countParcel(entry, index, row, counts, buildings);
-      if (entry.streetName !== "" && entry.streetName !== lastStreet)
-        streets.push((lastStreet = entry.streetName));
-      if (entry.city !== "" && entry.city !== lastCity)
-        places.add(placeKey(entry.state, (lastCity = entry.city)));
-      counties.add(entry.fips);
-    }
-    counts.buildings = buildings.size;
-    this.chunkStreets.push(streets);
-    this.chunkPlaces.push([...places].sort());
+    const columns = this.columns.read(entries);
+    this.chunkStreets.push(streetsOf(columns));
+    this.chunkPlaces.push(placesOf(columns));
     const ref: ChunkRef = {
       key,
       rows: entries.length,
@@ -98,11 +81,11 @@ export class BuildWriter {
       bytes: 0,
       crc32: 0,
       build: this.buildId,
-      counties: [...counties].sort(),
-      counts,
+      counties: countiesOf(columns),
+      counts: this.addParcels(columns),
     };
     this.addRef(ref);
-    await this.write(ref, "chunk", encodeChunk(entries, this.chunkBytes));
+    await this.write(ref, "chunk", encodeColumns(columns, this.chunkBytes));
   }
 
   /**
@@ -148,22 +131,26 @@ export class BuildWriter {
     this.counts.buildings += counts.buildings;
   }
 
-  private countParcel(
-    entry: StoredEntry,
-    chunk: number,
-    row: number,
-    counts: ChunkCounts,
-    buildings: Set<string>,
-  ): void {
-    this.ids.add(entry.id, chunk, row);
-    counts.parcels++;
-    // By name, not `counts[entry.status]`: a keyed update per parcel is a slow path in V8.
-    if (entry.status === "active") counts.active++;
-    else if (entry.status === "superseded") counts.superseded++;
-    else counts.retired++;
+  /** Puts the chunk's parcels (its rows that are no alias) in the ID directory; answers their counts. */
+  private addParcels(columns: ChunkColumns): ChunkCounts {
+    const chunk = this.chunks.length;
+    const counts: ChunkCounts = { parcels: 0, active: 0, superseded: 0, retired: 0, buildings: 0 };
     // A building is one situs, so within one ZIP: counted per chunk, summed per build.
-    if (entry.buildingId && entry.status === "active")
-      buildings.add(Buffer.from(entry.buildingId).toString("hex"));
+    const buildings = new Uint8Array(columns.buildingIds.length + 1);
+    for (let row = 0; row < columns.rows; row++) {
+      if (columns.isAlias(row)) continue;
+      this.ids.add(columns.ids, chunk, row, row * 16);
+      counts.parcels++;
+      // By name, not `counts[status]`: a keyed update per parcel is a slow path in V8.
+      const status = columns.status(row);
+      if (status === "active") {
+        counts.active++;
+        buildings[columns.buildings[row]!] = 1;
+      } else if (status === "superseded") counts.superseded++;
+      else counts.retired++;
+    }
+    for (let building = 1; building < buildings.length; building++) counts.buildings += buildings[building]!;
+    return counts;
   }
 
   /**
@@ -193,7 +180,7 @@ export class BuildWriter {
     const shardCount = shardCountFor(this.ids.size);
     const idShards: BlobRef[] = [];
     let shard = 0;
-    for (const payload of this.ids.shards(shardCount)) {
+    for (const payload of this.ids.shards(shardCount, this.chunkBytes)) {
       const ref = { file: `ids/${String(shard++).padStart(5, "0")}.bin`, bytes: 0, crc32: 0 };
       idShards.push(ref);
       await this.write(ref, "idShard", payload);
@@ -220,6 +207,41 @@ export class BuildWriter {
     await this.store.put(`${buildPrefix(this.buildId)}/manifest.json`, Buffer.from(manifestText(manifest)));
     return manifest;
   }
+}
+
+/** The street names of a chunk, in its order (rows are sorted by street name). */
+function streetsOf(columns: ChunkColumns): string[] {
+  const names = columns.column("streetName");
+  const streets: string[] = [];
+  for (let row = 0, last = 0; row < columns.rows; row++) {
+    const name = names[row]!;
+    if (name !== 0 && name !== last) streets.push(columns.strings[(last = name)]!);
+  }
+  return streets;
+}
+
+/** The places (`STATE|CITY`) of a chunk's entries, ascending. */
+function placesOf(columns: ChunkColumns): string[] {
+  const cities = columns.column("city");
+  const states = columns.column("state");
+  const places = new Set<string>();
+  // Sorted by street, a chunk's rows mostly repeat one city: a key is made where the city changes.
+  for (let row = 0, last = 0; row < columns.rows; row++) {
+    const city = cities[row]!;
+    if (city !== 0 && city !== last)
+      places.add(placeKey(columns.strings[states[row]!]!, columns.strings[(last = city)]!));
+  }
+  return [...places].sort();
+}
+
+/** The FIPS codes of a chunk's entries, ascending. */
+function countiesOf(columns: ChunkColumns): string[] {
+  const fips = columns.column("fips");
+  const counties = new Set<string>();
+  for (let row = 0, last = -1; row < columns.rows; row++) {
+    if (fips[row] !== last) counties.add(columns.strings[(last = fips[row]!)]!);
+  }
+  return [...counties].sort();
 }
 
 export function manifestText(manifest: Manifest): string {

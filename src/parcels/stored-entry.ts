@@ -24,7 +24,7 @@ export function numberOrder(a: string, b: string): number {
   return difference !== 0 ? difference : a < b ? -1 : a > b ? 1 : 0;
 }
 
-function textOrder(a: string, b: string): number {
+export function textOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -43,27 +43,102 @@ export function entryOrder(a: AddressEntry, b: AddressEntry): number {
 }
 
 /**
- * Sorts entries in place by `entryOrder`. Most comparisons are settled by street name and house
- * number, so each entry gets one numeric key for the pair (the rank of its street name among the
- * chunk's names, then its number); only equal keys fall back to `entryOrder`. Stable, like
- * `Array.prototype.sort`, so the result is exactly `entries.sort(entryOrder)`.
+ * Sorts entries in place by `entryOrder` (through `chunkOrder`), stably, so the result is exactly
+ * `entries.sort(entryOrder)`.
  */
 export function sortEntries<T extends AddressEntry>(entries: T[]): void {
   const names = [...new Set(entries.map((entry) => entry.streetName))].sort(textOrder);
   const rank = new Map(names.map((name, i) => [name, i]));
-  const keys = new Float64Array(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const number = parseInt(entry.addressNumber, 10) || 0;
-    // Exact in a double while the number is a non-negative integer below 2^32; else no shortcut.
-    keys[i] = number >= 0 && number < 2 ** 32 ? rank.get(entry.streetName)! * 2 ** 32 + number : NaN;
-  }
-  const exact = !keys.some((key) => Number.isNaN(key));
-  // The entries themselves are only read on a tie: reading tens of thousands of scattered
-  // objects at every comparison costs more than the comparison.
-  const order = Array.from(entries.keys()).sort(
-    (i, j) => (exact && keys[i]! - keys[j]!) || entryOrder(entries[i]!, entries[j]!),
+  const order = chunkOrder(
+    Uint32Array.from(entries, (entry) => rank.get(entry.streetName)!),
+    Float64Array.from(entries, (entry) => parseInt(entry.addressNumber, 10) || 0),
+    (i, j) => entryOrder(entries[i]!, entries[j]!),
   );
-  const sorted = order.map((i) => entries[i]!);
+  const sorted = Array.from(order, (i) => entries[i]!);
   sorted.forEach((entry, i) => (entries[i] = entry));
+}
+
+/**
+ * The order of a chunk's rows by `entryOrder` (`order[k]` is the row that comes k-th), stable,
+ * given each row's street name as its rank among the chunk's names (text order) and its house
+ * number as `numberOrder` compares it first (`parseInt`, 0 when none); `compare` is `entryOrder`
+ * on two rows. Street name and number settle most comparisons: while a row's rank, number and
+ * position fit in one double (53 bits), each row is that one number and a typed array sorts them
+ * natively, without calling a comparator at all; only rows with equal name and number (units of
+ * one building) are then compared. A 1M-row ingest sorts its chunks in about a third of the
+ * CPU time of a comparator sort over (rank, number) keys. `order` and `keys` are working arrays
+ * of one number a row that a caller may reuse (the result is `order` or a new array).
+ */
+export function chunkOrder(
+  ranks: Uint32Array,
+  numbers: Float64Array,
+  compare: (a: number, b: number) => number,
+  order = new Uint32Array(ranks.length),
+  keys = new Float64Array(ranks.length),
+): Uint32Array {
+  const rows = ranks.length;
+  let maxRank = 0;
+  let maxNumber = 0;
+  let exact = true;
+  for (let row = 0; row < rows; row++) {
+    const number = numbers[row]!;
+    if (!(number >= 0 && number < 2 ** 32)) exact = false;
+    else if (number > maxNumber) maxNumber = number;
+    if (ranks[row]! > maxRank) maxRank = ranks[row]!;
+  }
+  const numberScale = 2 ** bitsFor(maxNumber);
+  const rowScale = 2 ** bitsFor(Math.max(0, rows - 1));
+  if (!exact || (maxRank + 1) * numberScale * rowScale > 2 ** 53)
+    return comparedOrder(ranks, numbers, exact, compare);
+  for (let row = 0; row < rows; row++)
+    keys[row] = (ranks[row]! * numberScale + numbers[row]!) * rowScale + row;
+  keys.sort();
+  for (let k = 0; k < rows; k++) order[k] = keys[k]! % rowScale;
+  // Rows of equal name and number are a run, in row order: entryOrder settles them, stably.
+  for (let start = 0, end = 1; start < rows; start = end, end = start + 1) {
+    const same = keys[start]! - order[start]!;
+    while (end < rows && keys[end]! - order[end]! === same) end++;
+    if (end - start > 1) sortRun(order, start, end, compare);
+  }
+  return order;
+}
+
+/**
+ * Sorts `order[start, end)` stably by `compare`: a run of rows at one street number (a building's
+ * units, a handful in most chunks) by insertion, in place; a long run (rows with no address) by
+ * the array sort, whose time grows as n log n.
+ */
+function sortRun(
+  order: Uint32Array,
+  start: number,
+  end: number,
+  compare: (a: number, b: number) => number,
+): void {
+  if (end - start > 32) {
+    order.set(Array.from(order.subarray(start, end)).sort(compare), start);
+    return;
+  }
+  for (let i = start + 1; i < end; i++) {
+    const row = order[i]!;
+    let j = i;
+    for (; j > start && compare(order[j - 1]!, row) > 0; j--) order[j] = order[j - 1]!;
+    order[j] = row;
+  }
+}
+
+/** The fallback of `chunkOrder` (a number below 0 or from 2^32, or too many rows and names). */
+function comparedOrder(
+  ranks: Uint32Array,
+  numbers: Float64Array,
+  exact: boolean,
+  compare: (a: number, b: number) => number,
+): Uint32Array {
+  const keys = Float64Array.from(ranks, (rank, row) => rank * 2 ** 32 + numbers[row]!);
+  const order = Array.from(ranks.keys()).sort((i, j) => (exact && keys[i]! - keys[j]!) || compare(i, j));
+  return Uint32Array.from(order);
+}
+
+/** Bits needed to hold `value` (a non-negative integer below 2^32). */
+function bitsFor(value: number): number {
+  return 32 - Math.clz32(value);
 }

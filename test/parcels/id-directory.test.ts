@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { compareIds } from "../../src/parcels/binary-ulid.js";
+import { ByteWriter } from "../../src/parcels/byte-writer.js";
 import { IdCollector, IdShard, shardOf } from "../../src/parcels/id-directory.js";
+import { seededRandom } from "../../src/parcels/synthetic.js";
 
 /** IDs that share long prefixes (one millisecond, a counter) as well as random ones. */
 const ids = fc.array(
@@ -37,5 +39,26 @@ test("every shard holds its IDs in ascending bytewise order, each found with its
           assert.ok(compareIds(payload, 4 + (i - 1) * 16, payload, 4 + i * 16) < 0);
       }
     }),
+  );
+});
+
+test("shards written into one reused writer are the shards written apart, across collector blocks", () => {
+  const collector = new IdCollector();
+  const random = seededRandom(11);
+  for (let i = 0; i < 20_000; i++) {
+    collector.add(
+      Uint8Array.from({ length: 16 }, () => Math.floor(random() * 256)),
+      i % 5,
+      i,
+    );
+  }
+  const apart = [...collector.shards(8)].map((shard) => Buffer.from(shard).toString("hex"));
+  const out = new ByteWriter();
+  const reused: string[] = [];
+  for (const shard of collector.shards(8, out)) reused.push(Buffer.from(shard).toString("hex"));
+  assert.deepEqual(reused, apart);
+  assert.equal(
+    apart.reduce((sum, hex) => sum + hex.length / 2 - 4, 0),
+    20_000 * 24,
   );
 });
