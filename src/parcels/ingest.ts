@@ -16,7 +16,7 @@ import type { ApnConflict } from "./parcel-groups.js";
 import { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "./parcel-row.js";
 import type { InferenceCounts, Note, Reject } from "./row-reader.js";
-import { RowReader } from "./row-reader.js";
+import { isReject, RowReader } from "./row-reader.js";
 import type { SourceFormat } from "./sources/open-source.js";
 import { openSource } from "./sources/open-source.js";
 import type { StoredEntry } from "./stored-entry.js";
@@ -253,7 +253,7 @@ async function readFile(
     for (const record of batch) {
       report.rows++;
       const result = reader.read(record.line, record.fields, record.point, record.problem);
-      const reject = "reject" in result ? result.reject : addToGroup(groups, result.row, state.chunkKeys);
+      const reject = isReject(result) ? result : addToGroup(groups, result, state.chunkKeys);
       if (reject) {
         rejects.push(reject);
         report.rejected++;

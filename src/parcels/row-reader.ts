@@ -33,7 +33,12 @@ export interface Reject {
 /** A row kept with a value changed or dropped (a placeholder number, a replaced ZIP): same shape. */
 export type Note = Reject;
 
-export type RowResult = { row: IngestRow } | { reject: Reject };
+/** A row, or the reason it cannot be used (no wrapper object: one is read per input row). */
+export type RowResult = IngestRow | Reject;
+
+export function isReject(result: RowResult): result is Reject {
+  return "reason" in result;
+}
 
 /** What was filled in from elsewhere than the row, counted for the ingest report. */
 export interface InferenceCounts {
@@ -123,8 +128,15 @@ const LEADING_FRACTION = /^(\d+\/\d+) (.+)$/;
  * its header; throws at once when the mapping names a column the header lacks.
  */
 export class RowReader {
-  /** (slot, column, constant) of every mapped column: a constant fills the column's empty values. */
-  private readonly columns: Array<[number, number, string]> = [];
+  /**
+   * Every mapped column as (slot, column index, constant) in three flat arrays: a constant fills
+   * the column's empty values. Flat, because the loop over them runs for every field of every row.
+   */
+  private readonly slots: number[] = [];
+  private readonly indexes: number[] = [];
+  private readonly constants: string[] = [];
+  /** Whether the mapping names a lat or lon column (then a record's point is not used). */
+  private readonly coordinateColumns: boolean;
   /** The raw values of the row being read: constants, overwritten by the row's non-empty values. */
   private readonly values: string[] = MAPPED_FIELDS.map(() => "");
   private readonly normalize = new RowNormalizers();
@@ -166,13 +178,15 @@ export class RowReader {
       const index = trimmed.indexOf(column);
       if (index === -1 && !mapping.optional?.includes(field)) missing.push(column);
       else if (index === -1) continue;
-      else this.columns.push([SLOT[field], index, this.values[SLOT[field]] ?? ""]);
+      else {
+        this.slots.push(SLOT[field]);
+        this.indexes.push(index);
+        this.constants.push(this.values[SLOT[field]] ?? "");
+      }
     }
+    this.coordinateColumns = this.slots.some((slot) => slot === LAT || slot === LON);
     if (missing.length > 0) throw new Error(`${file}: the header has no column ${missing.join(", ")}`);
   }
-
-  /** Whether the mapping names a lat or lon column (then a record's point is not used). */
-  private coordinateColumns: boolean | undefined;
 
   /**
    * A record as a row. `point` (geometry formats) gives the coordinates when the mapping names no
@@ -183,19 +197,18 @@ export class RowReader {
     if (fields.length !== this.width) {
       return this.reject(line, `expected ${this.width} columns, found ${fields.length}`);
     }
-    const values = this.values;
-    for (const [slot, index, constant] of this.columns) {
-      const value = this.present(fields[index]?.trim() ?? "");
-      values[slot] = value !== "" ? value : constant;
+    const { values, slots, indexes, constants } = this;
+    for (let i = 0; i < slots.length; i++) {
+      const value = this.present(fields[indexes[i]!]?.trim() ?? "");
+      values[slots[i]!] = value !== "" ? value : constants[i]!;
     }
     const row = emptyIngestRow(this.file, line);
-    this.coordinateColumns ??= this.columns.some(([slot]) => slot === LAT || slot === LON);
     if (point && !this.coordinateColumns) {
       row.lat = point.lat;
       row.lon = point.lon;
     }
     const unusable = this.fill(row, values);
-    return unusable === undefined ? { row } : this.reject(line, unusable);
+    return unusable === undefined ? row : this.reject(line, unusable);
   }
 
   /** A value, or "" when it is one of the missing-value tokens (`NA`, `<Null>`, …). */
@@ -412,8 +425,8 @@ export class RowReader {
     }
   }
 
-  private reject(line: number, reason: string): { reject: Reject } {
-    return { reject: { file: this.file, line, reason } };
+  private reject(line: number, reason: string): Reject {
+    return { file: this.file, line, reason };
   }
 }
 

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import type { ColumnMapping } from "../../src/parcels/column-mapping.js";
 import { nationalGazetteer } from "../../src/parcels/gazetteer.js";
 import type { RowResult } from "../../src/parcels/row-reader.js";
+import { isReject } from "../../src/parcels/row-reader.js";
 import { parseDecimal, RowReader } from "../../src/parcels/row-reader.js";
 
 test("coordinates parse exactly as Number() does, fast path or not", () => {
@@ -42,14 +43,16 @@ test("a geometry's point is the row's coordinates unless lat/lon columns are map
   const gazetteer = nationalGazetteer();
   const mapping: ColumnMapping = { columns: { apn: "APN", street: "STREET" }, constants: { fips: "06001" } };
   const reader = new RowReader("parcels.geojson", ["APN", "STREET", "Y", "X"], mapping, gazetteer);
-  const row = (result: RowResult) => ("row" in result ? result.row : assert.fail(JSON.stringify(result)));
+  const row = (result: RowResult) => (isReject(result) ? assert.fail(JSON.stringify(result)) : result);
   const placed = row(reader.read(1, ["1", "MAIN ST", "", ""], { lon: -122.2712, lat: 37.8044 }));
   assert.deepEqual([placed.lat, placed.lon], [37.8044, -122.2712]);
   assert.match(placed.zip5, /^946/, "the ZIP nearest the point");
   const unplaced = row(reader.read(2, ["2", "OAK ST", "", ""], null));
   assert.deepEqual([unplaced.lat, unplaced.lon], [null, null]);
   assert.deepEqual(reader.read(3, ["3", "ELM ST", "", ""], null, "a line geometry has no parcel point"), {
-    reject: { file: "parcels.geojson", line: 3, reason: "a line geometry has no parcel point" },
+    file: "parcels.geojson",
+    line: 3,
+    reason: "a line geometry has no parcel point",
   });
   const columns = new RowReader(
     "p.geojson",

@@ -4,7 +4,8 @@
  * CSV and as OpenAddresses GeoJSON-lines, alternating rounds. Prints rows per CPU-second of the
  * process (best and median), against the target of 200,000.
  *
- *   node dist/tools/bench/bench-ingest.js [--parcels 1000000] [--rounds 3] [--dir /tmp/situs-bench-ingest]
+ *   node dist/tools/bench/bench-ingest.js [--parcels 1000000] [--rounds 3] [--dir DIR] [--keep]
+ * (`--keep` leaves the generated files in DIR)
  */
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { once } from "node:events";
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     parcels: { type: "string", default: "1000000" },
     rounds: { type: "string", default: "3" },
     dir: { type: "string", default: "/tmp/situs-bench-ingest" },
+    keep: { type: "boolean", default: false },
   },
 });
 const dir = values.dir ?? "/tmp/situs-bench-ingest";
@@ -105,4 +107,4 @@ for (const [kind, list] of Object.entries(rates).filter(([, list]) => list.lengt
     `${kind}: best ${best}, median ${median} rows per CPU-second on one thread (target ${TARGET}: ${median >= TARGET ? "met" : "missed"})\n`,
   );
 }
-rmSync(dir, { recursive: true, force: true });
+if (!values.keep) rmSync(dir, { recursive: true, force: true });
