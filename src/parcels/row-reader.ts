@@ -222,16 +222,17 @@ export class RowReader {
   private fill(row: IngestRow, raw: string[]): string | undefined {
     const normalize = this.normalize;
     // The parsed parts of a whole address fill a copy: the reader's own slots carry constants.
+    // Every slot holds a string (the row's value or the mapping's constant, "" for neither); the
+    // slots are read by constant index, with no closure made per row.
     const values = (raw[ADDRESS] ?? "") !== "" ? this.splitAddress(row.line, raw.slice()) : raw;
-    const value = (slot: number): string => values[slot] ?? "";
     // SPEC.md: the APN "as the county writes it"; identity compares a normalized key instead.
-    row.apn = value(APN);
-    const fips = normalize.fips(value(FIPS));
+    row.apn = values[APN]!;
+    const fips = normalize.fips(values[FIPS]!);
     row.fips = fips.fips;
-    if (!fips.valid) return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${value(FIPS)}"`;
+    if (!fips.valid) return row.fips === "" ? "no county FIPS code" : `invalid FIPS "${values[FIPS]!}"`;
     this.fillStreet(row, values);
-    const number = normalize.number(value(NUMBER));
-    const numberSuffix = normalize.numberSuffix(value(NUMBER_SUFFIX));
+    const number = normalize.number(values[NUMBER]!);
+    const numberSuffix = normalize.numberSuffix(values[NUMBER_SUFFIX]!);
     row.addressNumber = number.addressNumber;
     row.addressNumberSuffix = numberSuffixOf(number, numberSuffix);
     const fraction = isDigit(row.streetName, 0) ? LEADING_FRACTION.exec(row.streetName) : null;
@@ -245,29 +246,28 @@ export class RowReader {
       !isDigit(row.addressNumber, 0) &&
       PLACEHOLDER_NUMBER.test(row.addressNumber)
     ) {
-      this.note(row.line, `house number "${value(NUMBER)}" is no number: the parcel is kept without it`);
+      this.note(row.line, `house number "${values[NUMBER]!}" is no number: the parcel is kept without it`);
       row.addressNumber = "";
       row.addressNumberSuffix = "";
     }
     if (row.predirectional !== "" || row.postdirectional !== "") this.repairDirectionals(row);
-    row.occupancyType = normalize.unitType(value(UNIT_TYPE));
-    row.occupancyId = unitOf(row.occupancyType, normalize.unitId(value(UNIT_ID)), number, numberSuffix);
-    row.city = normalize.city(value(CITY));
-    row.state = normalize.state(value(STATE));
-    if (value(PARENT_APNS)) {
-      row.parentApns = value(PARENT_APNS)
-        .split(";")
+    row.occupancyType = normalize.unitType(values[UNIT_TYPE]!);
+    row.occupancyId = unitOf(row.occupancyType, normalize.unitId(values[UNIT_ID]!), number, numberSuffix);
+    row.city = normalize.city(values[CITY]!);
+    row.state = normalize.state(values[STATE]!);
+    if (values[PARENT_APNS]!) {
+      row.parentApns = values[PARENT_APNS]!.split(";")
         .map((apn) => apn.trim())
         .filter((apn) => apn !== "");
     }
     const countyState = stateOfCounty(row.fips);
-    const unusable = readCoordinates(row, value(LAT), value(LON)) ?? this.implausible(row, countyState);
+    const unusable = readCoordinates(row, values[LAT]!, values[LON]!) ?? this.implausible(row, countyState);
     if (unusable !== undefined) return unusable;
     if (row.apn === "" && row.streetName === "") return "no APN and no street address";
     if (row.streetName === "" && (row.addressNumber !== "" || row.occupancyId !== "")) {
       return "house number or unit without a street name";
     }
-    const zipProblem = this.fillZip(row, value(ZIP5), value(ZIP4), countyState);
+    const zipProblem = this.fillZip(row, values[ZIP5]!, values[ZIP4]!, countyState);
     if (zipProblem !== undefined) return zipProblem;
     this.fillPlace(row);
     return undefined;
