@@ -1,7 +1,8 @@
 import type { LonLat } from "./record-source.js";
 
-/** What the parser fills: property values by field index, and the point. */
+/** What the parser fills: the line's record itself (no copy per line): its values by field index, and the point. */
 export interface ParsedLine {
+  line: number;
   fields: string[];
   point: LonLat | null;
 }
@@ -42,9 +43,9 @@ export class FeatureLineParser {
   ) {}
 
   /** The line text[from, to), which has no backslash (the caller checks): no string has escapes. */
-  parse(text: string, from: number, to: number): ParsedLine | undefined {
+  parse(text: string, from: number, to: number, lineNumber = 0): ParsedLine | undefined {
     const fields = new Array<string>(this.names.length).fill("");
-    const line: ParsedLine = { fields, point: null };
+    const line: ParsedLine = { line: lineNumber, fields, point: null };
     if (text.startsWith(COMPACT_START, from)) {
       // OpenAddresses' own layout: one comparison instead of three members' worth of checks
       const at = this.properties(text, from + COMPACT_START.length - 1, to, fields);

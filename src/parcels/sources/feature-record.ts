@@ -27,11 +27,11 @@ export class FeatureFields {
    */
   lineRecord(text: string, from: number, to: number, line: number): SourceRecord | undefined {
     this.parser ??= new FeatureLineParser(this.names, this.index);
-    const parsed = this.parser.parse(text, from, to);
+    const parsed = this.parser.parse(text, from, to, line);
     if (parsed === undefined) return undefined;
     if (parsed.point) this.points++;
     else this.types.set("none", (this.types.get("none") ?? 0) + 1);
-    return { line, fields: parsed.fields, point: parsed.point };
+    return parsed;
   }
 
   /** Fields named up front (a DBF header). */
