@@ -40,4 +40,8 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs", "bin/*"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
 );

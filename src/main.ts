@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
-import { buildServices } from "./composition.js";
+import { buildServices } from "./app/composition.js";
 import { loadConfig } from "./config.js";
 import type { Config } from "./config.js";
 import { buildApp } from "./http/app.js";
-import { openHostedAccounts } from "./cluster/account-services.js";
+import { openHostedAccounts } from "./app/account-services.js";
 import { runPrimary } from "./cluster/cluster.js";
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TurnBatch } from "../src/http/turn-batch.js";
-import { atTurnEnd } from "../src/turn-end.js";
+import { TurnBatch } from "../src/http/turn/turn-batch.js";
+import { atTurnEnd } from "../src/runtime/turn-end.js";
 
 /**
  * The order in which callbacks ran: `step(name)` is a callback that notes `name`, and `done`

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { requiredPlaces, usZipPlaces } from "../src/zip-places.js";
+import { requiredPlaces, usZipPlaces } from "../src/places/zip-places.js";
 
 test("the ZIPs read as text are the package's US ZIPs, in the order require gives them", () => {
   const places = usZipPlaces();

@@ -1,17 +1,17 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { encodeUlid } from "../src/parcels/binary-ulid.js";
-import { LocalBlobStore } from "../src/parcels/blob-store.js";
-import { ByteLru } from "../src/parcels/chunk-cache.js";
-import { CANONICAL_MAPPING } from "../src/parcels/column-mapping.js";
-import { nationalGazetteer } from "../src/parcels/gazetteer.js";
-import { IndexBuild } from "../src/parcels/index-build.js";
-import { ingest } from "../src/parcels/ingest.js";
+import { encodeUlid } from "../src/parcels/format/binary-ulid.js";
+import { LocalBlobStore } from "../src/parcels/store/blob-store.js";
+import { ByteLru } from "../src/parcels/store/chunk-cache.js";
+import { CANONICAL_MAPPING } from "../src/parcels/ingest/column-mapping.js";
+import { nationalGazetteer } from "../src/places/gazetteer.js";
+import { IndexBuild } from "../src/parcels/store/index-build.js";
+import { ingest } from "../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
-import { nationalPlan, writeNationalCsv } from "../src/parcels/synthetic-national.js";
+import { nationalPlan, writeNationalCsv } from "../src/parcels/demo/synthetic-national.js";
 import { buildSyntheticIndex } from "./synthetic-index.js";
-import { ServerTiming } from "../src/timing.js";
+import { ServerTiming } from "../src/runtime/timing.js";
 
 /**
  * Parcel index benchmarks (issue 5 targets), printing figures:

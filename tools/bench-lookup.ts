@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
-import { LocalBlobStore } from "../src/parcels/blob-store.js";
-import { damerauDistance } from "../src/parcels/edit-distance.js";
+import { LocalBlobStore } from "../src/parcels/store/blob-store.js";
+import { damerauDistance } from "../src/parcels/lookup/edit-distance.js";
 import type { LookupAnswer, LookupRequest } from "../src/parcels/lookup-types.js";
-import { namesNumber } from "../src/parcels/ordinal-name.js";
+import { namesNumber } from "../src/parcels/lookup/ordinal-name.js";
 import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
-import { sameDigits } from "../src/parcels/street-matcher.js";
-import { seededRandom } from "../src/parcels/synthetic.js";
-import { ServerTiming } from "../src/timing.js";
+import { sameDigits } from "../src/parcels/lookup/street-matcher.js";
+import { seededRandom } from "../src/parcels/demo/synthetic.js";
+import { ServerTiming } from "../src/runtime/timing.js";
 import { perturb } from "../test/parcels/fuzzy-perturbation.js";
 
 /**

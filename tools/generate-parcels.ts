@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { nationalGazetteer } from "../src/parcels/gazetteer.js";
-import { nationalPlan, writeNationalCsv } from "../src/parcels/synthetic-national.js";
+import { nationalGazetteer } from "../src/places/gazetteer.js";
+import { nationalPlan, writeNationalCsv } from "../src/parcels/demo/synthetic-national.js";
 
 /**
  * `node dist/tools/generate-parcels.js --parcels 10000000 --zips 5000 --out parcels.csv`:

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../config.js";
-import { applyLeftoverUsage, openDatabase } from "../accounts/accounts-backend.js";
+import { applyLeftoverUsage, openDatabase } from "../app/accounts-backend.js";
 import { AccountAdmin, AdminError } from "../accounts/sql/account-admin.js";
-import type { Database } from "../accounts/sql/database.js";
+import type { Database } from "../db/database.js";
 import { queryRequestLogs, usageReport } from "../accounts/sql/account-queries.js";
 
 /**

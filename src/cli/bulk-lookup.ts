@@ -1,11 +1,11 @@
 import type { Readable } from "node:stream";
 import { ApiError } from "../errors.js";
 import { locationRequired } from "../http/routes/lookup.js";
-import type { CsvRecord } from "../parcels/csv.js";
-import { readCsvBatches } from "../parcels/csv.js";
+import type { CsvRecord } from "../csv.js";
+import { readCsvBatches } from "../csv.js";
 import type { LookupRequest } from "../parcels/lookup-types.js";
 import type { ParcelIndex } from "../parcels/parcel-index.js";
-import { ServerTiming } from "../timing.js";
+import { ServerTiming } from "../runtime/timing.js";
 import type { BulkRow, RowAnswer } from "./bulk-rows.js";
 import { errorBody, isRowError } from "./bulk-rows.js";
 import { readLineBatches } from "./line-batches.js";

@@ -1,10 +1,10 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
-import { ByteLru } from "../parcels/chunk-cache.js";
-import { exportLines } from "../parcels/export.js";
-import { IndexBuild } from "../parcels/index-build.js";
-import { openBlobStore } from "../parcels/open-blob-store.js";
+import { ByteLru } from "../parcels/store/chunk-cache.js";
+import { exportLines } from "../parcels/ingest/export.js";
+import { IndexBuild } from "../parcels/store/index-build.js";
+import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { s3Environment } from "./index-location.js";
 
 /** `situs export --index DIR [--output FILE]`: every parcel of the current build as CSV. */

@@ -1,4 +1,4 @@
-import type { S3Environment } from "../parcels/open-blob-store.js";
+import type { S3Environment } from "../parcels/store/open-blob-store.js";
 
 /** S3 settings of the command line, from the same environment variables the service reads. */
 export function s3Environment(env: NodeJS.ProcessEnv = process.env): S3Environment {

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { suggestMapping } from "../parcels/mapping-suggestion.js";
+import { suggestMapping } from "../parcels/ingest/mapping-suggestion.js";
 import type { SourceOptions } from "../parcels/sources/open-source.js";
 import { openSource } from "../parcels/sources/open-source.js";
 import type { SourceProfile } from "../parcels/sources/source-profile.js";

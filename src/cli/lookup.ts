@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { openParser } from "../composition.js";
+import { openParser } from "../app/composition.js";
 import { loadConfig } from "../config.js";
-import type { CsvRecord } from "../parcels/csv.js";
-import { openBlobStore } from "../parcels/open-blob-store.js";
+import type { CsvRecord } from "../csv.js";
+import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { StoredParcelIndex } from "../parcels/stored-parcel-index.js";
 import type { Parser } from "../parse/parser.js";
 import { BufferedOutput } from "./buffered-output.js";

@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import type { ParseAnswer } from "../parse/parse-answer.js";
 import { MAX_LINE_LENGTH, STRING_COMPONENTS } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";
-import { openParser } from "../composition.js";
+import { openParser } from "../app/composition.js";
 import { loadConfig } from "../config.js";
 import { BufferedOutput } from "./buffered-output.js";
 import { formatCsvRecord, isOpenRecord, parseCsvRecord } from "./csv.js";

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { removeCounties } from "../parcels/ingest.js";
-import { openBlobStore } from "../parcels/open-blob-store.js";
+import { removeCounties } from "../parcels/ingest/ingest.js";
+import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { describeBuild, readCounties } from "./ingest.js";
 import { s3Environment } from "./index-location.js";
 

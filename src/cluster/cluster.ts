@@ -3,7 +3,7 @@ import type { Worker } from "node:cluster";
 import type { Logger } from "pino";
 import { hostAccounts, hostedParts } from "./accounts-host.js";
 import type { HostedAccounts } from "./accounts-host.js";
-import { hostedEnvironment } from "./account-services.js";
+import { hostedEnvironment } from "./hosted-parts.js";
 
 /**
  * `WORKERS=N`: N server processes sharing one port (node:cluster; the primary hands out

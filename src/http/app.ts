@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Socket } from "node:net";
 import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
-import type { Services } from "../services.js";
+import type { Services } from "./services.js";
 import { authenticationHook } from "./authenticate.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";

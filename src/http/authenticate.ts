@@ -3,8 +3,8 @@ import type { Authentication } from "../accounts/accounts.js";
 import { bearerToken, hashApiKey } from "../accounts/api-keys.js";
 import { ApiError } from "../errors.js";
 import { newRequestId } from "../ids.js";
-import type { Services } from "../services.js";
-import { ServerTiming } from "../timing.js";
+import type { Services } from "./services.js";
+import { ServerTiming } from "../runtime/timing.js";
 import { continueSafely } from "./continue-safely.js";
 import "./request-context.js";
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
-import type { Services } from "../services.js";
-import { endOfTurn } from "./batched-sends.js";
+import type { Services } from "./services.js";
+import { endOfTurn } from "./turn/batched-sends.js";
 import { continueSafely } from "./continue-safely.js";
 import "./request-context.js";
 

@@ -1,5 +1,5 @@
 import type { ApiKeyIdentity, Operation } from "../accounts/accounts.js";
-import type { ServerTiming } from "../timing.js";
+import type { ServerTiming } from "../runtime/timing.js";
 
 /** What the edge knows of a request made with a valid key. */
 export interface RequestContext {

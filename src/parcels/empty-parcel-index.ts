@@ -1,7 +1,7 @@
 import type { LookupAnswer, ParcelRecord } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
 import type { ParcelIndex } from "./parcel-index.js";
-import type { ServerTiming } from "../timing.js";
+import type { ServerTiming } from "../runtime/timing.js";
 
 /** An index with no parcels: every lookup is `not_found` with nothing read. */
 export class EmptyParcelIndex implements ParcelIndex {

@@ -1,4 +1,4 @@
-import type { ServerTiming } from "../timing.js";
+import type { ServerTiming } from "../runtime/timing.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ParcelRecord } from "./lookup-types.js";
 
 /**

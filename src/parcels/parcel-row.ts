@@ -1,5 +1,4 @@
 import { LOOKUP_COMPONENTS } from "./lookup-types.js";
-import type { StoredEntry } from "./stored-entry.js";
 
 /**
  * One address entry of a parcel as the index stores it: every text field normalized (normalize.ts),
@@ -10,6 +9,24 @@ export const TEXT_FIELDS = ["apn", "fips", ...LOOKUP_COMPONENTS] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 export type AddressEntry = Record<TextField, string> & { lat: number | null; lon: number | null };
+
+/**
+ * Status of a stored parcel. `retired` is a parcel that disappeared with no successor: it keeps
+ * answering lookup by ID as last known (DECISIONS.md "Identity"), reported as `active` because
+ * SPEC.md has no other state, but it is no longer matched by address.
+ */
+export const PARCEL_STATUSES = ["active", "superseded", "retired"] as const;
+export type ParcelStatus = (typeof PARCEL_STATUSES)[number];
+
+/** An address entry as a chunk stores it: the parcel's ID, building, status and lineage. */
+export interface StoredEntry extends AddressEntry {
+  id: Uint8Array;
+  buildingId: Uint8Array | null;
+  status: ParcelStatus;
+  /** A further situs address of a parcel whose record is another entry. */
+  alias: boolean;
+  supersededBy: Uint8Array[];
+}
 
 /**
  * An entry read from an input file, with the lineage column and where it came from. It carries the

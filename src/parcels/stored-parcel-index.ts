@@ -1,10 +1,10 @@
-import type { ServerTiming } from "../timing.js";
-import type { BlobStore } from "./blob-store.js";
-import { ByteLru } from "./chunk-cache.js";
-import type { Gazetteer } from "./gazetteer.js";
-import { nationalGazetteer } from "./gazetteer.js";
-import { ParcelLookup } from "./parcel-lookup.js";
-import { IndexBuild, readCurrent } from "./index-build.js";
+import type { ServerTiming } from "../runtime/timing.js";
+import type { BlobStore } from "./store/blob-store.js";
+import { ByteLru } from "./store/chunk-cache.js";
+import type { Gazetteer } from "../places/gazetteer.js";
+import { nationalGazetteer } from "../places/gazetteer.js";
+import { ParcelLookup } from "./lookup/parcel-lookup.js";
+import { IndexBuild, readCurrent } from "./store/index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ParcelRecord } from "./lookup-types.js";
 import type { ParcelIndex } from "./parcel-index.js";
 import { IndexUnavailableError } from "./parcel-index.js";

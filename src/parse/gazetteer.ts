@@ -1,4 +1,4 @@
-import { usZipPlaces } from "../zip-places.js";
+import { usZipPlaces } from "../places/zip-places.js";
 
 /**
  * US places from the `zipcodes` npm package (pinned; 42,555 US ZIPs with city and state,

@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Prices } from "../accounts/accounts.js";
-import { html } from "./html.js";
-import { notice, page } from "./layout.js";
-import type { AssetUrls, PageShell } from "./layout.js";
-import type { PortalSession, PortalStore } from "./portal-store.js";
-import { csrfMatches } from "./sessions.js";
-import type { Sessions } from "./sessions.js";
+import { html } from "./view/html.js";
+import { notice, page } from "./view/layout.js";
+import type { AssetUrls, PageShell } from "./view/layout.js";
+import type { PortalSession, PortalStore } from "./store/portal-store.js";
+import { csrfMatches } from "./store/sessions.js";
+import type { Sessions } from "./store/sessions.js";
 
 /** What every portal route uses, built once when the portal is registered. */
 export interface PortalContext {

@@ -1,19 +1,19 @@
 import { gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Prices } from "../accounts/accounts.js";
-import { registerAssets } from "./assets.js";
-import { registerBillingRoutes } from "./billing-routes.js";
-import { html } from "./html.js";
-import { registerKeyRoutes } from "./keys-routes.js";
-import { notice } from "./layout.js";
-import { registerLogRoutes } from "./logs-routes.js";
+import { registerAssets } from "./view/assets.js";
+import { registerBillingRoutes } from "./pages/billing-routes.js";
+import { html } from "./view/html.js";
+import { registerKeyRoutes } from "./pages/keys-routes.js";
+import { notice } from "./view/layout.js";
+import { registerLogRoutes } from "./pages/logs-routes.js";
 import { sendPage } from "./portal-context.js";
 import type { PortalContext } from "./portal-context.js";
-import type { PortalStore } from "./portal-store.js";
-import { Sessions } from "./sessions.js";
-import { registerSignInRoutes } from "./sign-in-routes.js";
-import { SignInLimit } from "./sign-in-limit.js";
-import { registerUsageRoutes } from "./usage-routes.js";
+import type { PortalStore } from "./store/portal-store.js";
+import { Sessions } from "./store/sessions.js";
+import { registerSignInRoutes } from "./pages/sign-in-routes.js";
+import { SignInLimit } from "./store/sign-in-limit.js";
+import { registerUsageRoutes } from "./pages/usage-routes.js";
 
 /** What the composition root gives the portal (Services.portal). */
 export interface PortalServices {

@@ -5,12 +5,13 @@ import { hashApiKey } from "../../src/accounts/api-keys.js";
 import { verifyPassword } from "../../src/accounts/passwords.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { queryRequestLogs, usageReport } from "../../src/accounts/sql/account-queries.js";
-import { DEMO_TEAM_ID, ensureDemoTeam } from "../../src/accounts/sql/demo-team.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { billUsage, voidUsage } from "../../src/accounts/sql/usage-writes.js";
+import { DEMO_TEAM_ID, ensureDemoTeam } from "../../src/app/demo-team.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { billUsage, voidUsage } from "../../src/accounts/ledger/usage-writes.js";
 import { accountsApp, bearer, PRICES } from "../support/accounts-app.js";
 import type { AccountsApp } from "../support/accounts-app.js";
-import type { Database } from "../../src/accounts/sql/database.js";
+import type { Database } from "../../src/db/database.js";
 import type { TestDatabase } from "../support/databases.js";
 
 /**
@@ -67,7 +68,7 @@ export function accountsConformance(
     }
 
     test("migrations are recorded and a second run applies nothing", async () => {
-      assert.deepEqual(await migrate(database.db), []);
+      assert.deepEqual(await migrate(database.db, SERVICE_MIGRATIONS), []);
     });
 
     test("a valid key answers 200, billed once at the configured price", async () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { copyBinary, COPY_HEADER, COPY_TRAILER, copyTuples } from "../../src/accounts/sql/copy-binary.js";
-import type { CopyColumn } from "../../src/accounts/sql/copy-binary.js";
-import type { CopyValue } from "../../src/accounts/sql/database.js";
+import { copyBinary, COPY_HEADER, COPY_TRAILER, copyTuples } from "../../src/db/copy-binary.js";
+import type { CopyColumn } from "../../src/db/copy-binary.js";
+import type { CopyValue } from "../../src/db/copy-binary.js";
 import { openPgliteForTest, openPostgresForTest, serverSkip } from "../support/databases.js";
 import type { TestDatabase } from "../support/databases.js";
 

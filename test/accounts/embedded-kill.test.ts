@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
-import { DEMO_TEAM_ID } from "../../src/accounts/sql/demo-team.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { DEMO_TEAM_ID } from "../../src/app/demo-team.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import { projectPath } from "../../src/paths.js";
 import { startService } from "../support/service-process.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { UsageRecord } from "../../src/accounts/accounts.js";
-import { PendingSpend } from "../../src/accounts/sql/pending-spend.js";
+import { PendingSpend } from "../../src/accounts/ledger/pending-spend.js";
 
 const usage = (teamId: string, priceMicros: number, at: string): UsageRecord => ({
   requestId: `req_${teamId}_${at}_${priceMicros}`,

@@ -1,3 +1,4 @@
+import { JOURNAL_JOBS } from "../../src/accounts/ledger/journal-jobs.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -5,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DirectoryLock } from "../../src/accounts/sql/directory-lock.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
-import { PgliteThreadDatabase } from "../../src/accounts/sql/pglite-thread-database.js";
+import { DirectoryLock } from "../../src/db/directory-lock.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
+import { PgliteThreadDatabase } from "../../src/db/pglite-thread-database.js";
 import { openPgliteForTest } from "../support/databases.js";
 import { accountsConformance } from "./accounts-conformance.js";
 
@@ -20,7 +21,7 @@ test("a second process cannot open an embedded database that is open (it would c
     writeFileSync(`${dir}.lock`, String(child.pid));
     await assert.rejects(PgliteDatabase.open(dir), /is open in process/);
     await assert.rejects(
-      PgliteThreadDatabase.open(dir),
+      PgliteThreadDatabase.open(dir, undefined, JOURNAL_JOBS),
       /is open in process/,
       "also from the database thread",
     );

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { PipelinedCopy } from "../../src/accounts/sql/pipelined-copy.js";
+import { PipelinedCopy } from "../../src/db/pipelined-copy.js";
 import { freshPostgres, serverSkip } from "../support/databases.js";
 
 /**

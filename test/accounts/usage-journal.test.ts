@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { UsageRecord } from "../../src/accounts/accounts.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import {
   billJournal,
   billJsonJournal,
@@ -11,7 +12,7 @@ import {
   readJournal,
   readJsonJournal,
   tupleRuns,
-} from "../../src/accounts/sql/usage-journal.js";
+} from "../../src/accounts/ledger/usage-journal.js";
 import { pgliteTemplate } from "../support/databases.js";
 
 let sequence = 0;
@@ -105,7 +106,7 @@ describe("billing a usage journal", () => {
   let admin: AccountAdmin;
   before(async () => {
     db = await PgliteDatabase.open(undefined, await pgliteTemplate());
-    await migrate(db);
+    await migrate(db, SERVICE_MIGRATIONS);
     admin = new AccountAdmin(db);
   });
   after(async () => db?.close());

@@ -6,10 +6,10 @@ import { Readable } from "node:stream";
 import { test } from "node:test";
 import { ANSWER_COLUMNS, PARSED_COLUMNS } from "../../src/cli/lookup-formats.js";
 import { run } from "../../src/cli/lookup.js";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { readCsvBatches } from "../../src/parcels/csv.js";
-import { ingest } from "../../src/parcels/ingest.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { readCsvBatches } from "../../src/csv.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { projectPath } from "../../src/paths.js";
 import { exportedRows, temporaryDir, writeCanonical } from "../parcels/index-fixtures.js";
 

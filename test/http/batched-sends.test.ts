@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { endOfTurn } from "../../src/http/batched-sends.js";
+import { endOfTurn } from "../../src/http/turn/batched-sends.js";
 
 const batchedSend = (payload: string): Promise<string> => endOfTurn().then(() => payload);
 

@@ -4,7 +4,7 @@ import { IndexUnavailableError } from "../../src/parcels/parcel-index.js";
 import type { ParcelIndex } from "../../src/parcels/parcel-index.js";
 import { notFoundAnswer } from "../../src/parcels/lookup-types.js";
 import type { ParcelRecord } from "../../src/parcels/lookup-types.js";
-import type { Services } from "../../src/services.js";
+import type { Services } from "../../src/http/services.js";
 import { TEST_KEY, TEST_TEAM, testServices } from "../support/test-app.js";
 import type { TestServices } from "../support/test-app.js";
 import type { Answer, Exchange, Transport } from "../support/transport.js";

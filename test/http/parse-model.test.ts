@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pino } from "pino";
-import { buildServices } from "../../src/composition.js";
+import { buildServices } from "../../src/app/composition.js";
 import { loadConfig } from "../../src/config.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { testApp } from "../support/test-app.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TurnBatch } from "../../src/http/turn-batch.js";
+import { TurnBatch } from "../../src/http/turn/turn-batch.js";
 
 test("work of one turn runs together after the turn's other work, in the order it came", async () => {
   const batch = new TurnBatch();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { decodeTime, isValid } from "ulid";
-import { compareIds, decodeUlid, encodeUlid, UlidGenerator } from "../../src/parcels/binary-ulid.js";
+import { compareIds, decodeUlid, encodeUlid, UlidGenerator } from "../../src/parcels/format/binary-ulid.js";
 import { isUlid } from "../../src/ids.js";
 
 test("encode and decode are inverse for every 128-bit value", () => {

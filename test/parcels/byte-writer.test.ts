@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { ByteWriter } from "../../src/parcels/byte-writer.js";
+import { ByteWriter } from "../../src/parcels/format/byte-writer.js";
 
 test("utf8 writes what Buffer.from writes, ASCII or not", () => {
   fc.assert(

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ByteLru } from "../../src/parcels/chunk-cache.js";
-import { nationalGazetteer } from "../../src/parcels/gazetteer.js";
+import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
 
 const sized = (bytes: number) => ({ bytes });
 

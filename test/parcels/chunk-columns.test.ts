@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import fc from "fast-check";
-import { ChunkColumns } from "../../src/parcels/chunk-columns.js";
-import { encodeChunk, encodeColumns } from "../../src/parcels/chunk-format.js";
-import { IdCollector } from "../../src/parcels/id-directory.js";
+import { ChunkColumns } from "../../src/parcels/format/chunk-columns.js";
+import { encodeChunk, encodeColumns } from "../../src/parcels/format/chunk-format.js";
+import { IdCollector } from "../../src/parcels/format/id-directory.js";
 import { TEXT_FIELDS } from "../../src/parcels/parcel-row.js";
-import type { ParcelStatus, StoredEntry } from "../../src/parcels/stored-entry.js";
-import { entryOrder, PARCEL_STATUSES } from "../../src/parcels/stored-entry.js";
-import { seededRandom } from "../../src/parcels/synthetic.js";
+import type { ParcelStatus, StoredEntry } from "../../src/parcels/parcel-row.js";
+import { PARCEL_STATUSES } from "../../src/parcels/parcel-row.js";
+import { entryOrder } from "../../src/parcels/entry-order.js";
+import { seededRandom } from "../../src/parcels/demo/synthetic.js";
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
 

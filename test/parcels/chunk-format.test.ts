@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crc32 } from "node:zlib";
 import fc from "fast-check";
-import { CorruptBlobError, openBlob, sealBlob } from "../../src/parcels/blob-envelope.js";
-import { DecodedChunk, encodeChunk } from "../../src/parcels/chunk-format.js";
+import { CorruptBlobError, openBlob, sealBlob } from "../../src/parcels/format/blob-envelope.js";
+import { DecodedChunk, encodeChunk } from "../../src/parcels/format/chunk-format.js";
 import { TEXT_FIELDS } from "../../src/parcels/parcel-row.js";
-import type { StoredEntry } from "../../src/parcels/stored-entry.js";
-import { entryOrder, PARCEL_STATUSES, sortEntries } from "../../src/parcels/stored-entry.js";
+import type { StoredEntry } from "../../src/parcels/parcel-row.js";
+import { PARCEL_STATUSES } from "../../src/parcels/parcel-row.js";
+import { entryOrder, sortEntries } from "../../src/parcels/entry-order.js";
 
 const id = fc.uint8Array({ minLength: 16, maxLength: 16 });
 const word = fc.oneof(fc.constant(""), fc.stringMatching(/^[A-Z0-9 ]{1,12}$/), fc.constant("ÑANDÚ"));

@@ -8,7 +8,7 @@ import {
   OPENADDRESSES_GEOJSON_MAPPING,
   OPENADDRESSES_MAPPING,
   parseMapping,
-} from "../../src/parcels/column-mapping.js";
+} from "../../src/parcels/ingest/column-mapping.js";
 import { openSource } from "../../src/parcels/sources/open-source.js";
 import { temporaryDir } from "./index-fixtures.js";
 

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { openConfiguredIndex } from "../../src/parcels/configured-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { openConfiguredIndex } from "../../src/app/configured-index.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import { exportedRows, temporaryDir } from "./index-fixtures.js";
 
 test("with no INDEX the service builds the demo index on first start and serves it", async (t) => {

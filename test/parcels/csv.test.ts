@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import type { CsvRecord } from "../../src/parcels/csv.js";
-import { readCsvBatches, splitCsvLine } from "../../src/parcels/csv.js";
+import type { CsvRecord } from "../../src/csv.js";
+import { readCsvBatches, splitCsvLine } from "../../src/csv.js";
 import { chunkedStream } from "../support/chunked-stream.js";
 import { temporaryDir } from "./index-fixtures.js";
 

@@ -1,4 +1,4 @@
-import type { BlobStore } from "../../src/parcels/blob-store.js";
+import type { BlobStore } from "../../src/parcels/store/blob-store.js";
 
 /** A store wrapper whose reads can be made to fail: the whole store down, or one file missing or damaged. */
 export class FaultyStore implements BlobStore {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { compareIds } from "../../src/parcels/binary-ulid.js";
-import { ByteWriter } from "../../src/parcels/byte-writer.js";
-import { IdCollector, IdShard, shardOf } from "../../src/parcels/id-directory.js";
-import { seededRandom } from "../../src/parcels/synthetic.js";
+import { compareIds } from "../../src/parcels/format/binary-ulid.js";
+import { ByteWriter } from "../../src/parcels/format/byte-writer.js";
+import { IdCollector, IdShard, shardOf } from "../../src/parcels/format/id-directory.js";
+import { seededRandom } from "../../src/parcels/demo/synthetic.js";
 
 /** IDs that share long prefixes (one millisecond, a counter) as well as random ones. */
 const ids = fc.array(

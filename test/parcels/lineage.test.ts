@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { ingest } from "../../src/parcels/ingest.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import type { ExportRow } from "./index-fixtures.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { ingest } from "../../src/parcels/ingest.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { auth, testApp, testServices } from "../support/test-app.js";
 import { FaultyStore } from "./faulty-store.js";

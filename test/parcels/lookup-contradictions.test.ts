@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { Gazetteer } from "../../src/parcels/gazetteer.js";
+import { Gazetteer } from "../../src/places/gazetteer.js";
 import type { LookupRequest } from "../../src/parcels/lookup-types.js";
 import type { CanonicalRow } from "./index-fixtures.js";
 import { lookupFixture } from "./index-fixtures.js";

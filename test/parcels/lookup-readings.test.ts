@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Gazetteer } from "../../src/parcels/gazetteer.js";
+import { Gazetteer } from "../../src/places/gazetteer.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import type { CanonicalRow } from "./index-fixtures.js";
 import { lookupFixture } from "./index-fixtures.js";

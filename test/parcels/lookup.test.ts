@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Gazetteer } from "../../src/parcels/gazetteer.js";
+import { Gazetteer } from "../../src/places/gazetteer.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import { documentedOnly } from "../support/documented-answers.js";
 import { auth, testApp, testServices } from "../support/test-app.js";
 import { FaultyStore } from "./faulty-store.js";

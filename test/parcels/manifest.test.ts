@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { ByteLru } from "../../src/parcels/chunk-cache.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { IndexBuild } from "../../src/parcels/index-build.js";
-import { ingest } from "../../src/parcels/ingest.js";
-import { parseManifest } from "../../src/parcels/manifest.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { IndexBuild } from "../../src/parcels/store/index-build.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
+import { parseManifest } from "../../src/parcels/format/manifest.js";
 import { temporaryDir, writeCanonical } from "./index-fixtures.js";
 
 test("a manifest of another format or version is refused with a clear message", () => {

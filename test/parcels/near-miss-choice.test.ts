@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { chooseNearMiss } from "../../src/parcels/near-miss-choice.js";
-import { numberedOrdinal as ordinal, spelledOrdinal } from "../../src/parcels/ordinal-name.js";
-import { StreetMatcher } from "../../src/parcels/street-matcher.js";
-import { seededRandom } from "../../src/parcels/synthetic.js";
+import { chooseNearMiss } from "../../src/parcels/lookup/near-miss-choice.js";
+import { numberedOrdinal as ordinal, spelledOrdinal } from "../../src/parcels/lookup/ordinal-name.js";
+import { StreetMatcher } from "../../src/parcels/lookup/street-matcher.js";
+import { seededRandom } from "../../src/parcels/demo/synthetic.js";
 import { perturb } from "./fuzzy-perturbation.js";
 
 /** What a near miss answers when every street of `streets` fits the house number. */

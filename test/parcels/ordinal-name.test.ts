@@ -7,8 +7,8 @@ import {
   numberedOrdinal,
   ordinalReading,
   spelledOrdinal,
-} from "../../src/parcels/ordinal-name.js";
-import { seededRandom } from "../../src/parcels/synthetic.js";
+} from "../../src/parcels/lookup/ordinal-name.js";
+import { seededRandom } from "../../src/parcels/demo/synthetic.js";
 import { perturb } from "./fuzzy-perturbation.js";
 
 const read = (query: string): string => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import type { ColumnMapping } from "../../src/parcels/column-mapping.js";
-import { nationalGazetteer } from "../../src/parcels/gazetteer.js";
-import type { RowResult } from "../../src/parcels/row-reader.js";
-import { isReject } from "../../src/parcels/row-reader.js";
-import { parseDecimal, RowReader } from "../../src/parcels/row-reader.js";
+import type { ColumnMapping } from "../../src/parcels/ingest/column-mapping.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import type { RowResult } from "../../src/parcels/ingest/row-reader.js";
+import { isReject } from "../../src/parcels/ingest/row-reader.js";
+import { parseDecimal, RowReader } from "../../src/parcels/ingest/row-reader.js";
 
 test("coordinates parse exactly as Number() does, fast path or not", () => {
   const plain = fc

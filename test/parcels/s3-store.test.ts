@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { ingest } from "../../src/parcels/ingest.js";
-import { KEPT_BUILDS } from "../../src/parcels/index-writer.js";
-import { openBlobStore } from "../../src/parcels/open-blob-store.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
+import { KEPT_BUILDS } from "../../src/parcels/store/index-writer.js";
+import { openBlobStore } from "../../src/parcels/store/open-blob-store.js";
 import { IndexUnavailableError } from "../../src/parcels/parcel-index.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import { startS3 } from "../support/s3.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 

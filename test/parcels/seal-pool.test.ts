@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crc32 } from "node:zlib";
-import { openBlob, sealBlob } from "../../src/parcels/blob-envelope.js";
-import { SealPool } from "../../src/parcels/seal-pool.js";
+import { openBlob, sealBlob } from "../../src/parcels/format/blob-envelope.js";
+import { SealPool } from "../../src/parcels/store/seal-pool.js";
 
 test("a seal pool answers what sealBlob answers, on workers or in place, while its input buffer is reused", async () => {
   for (const workers of [0, 2]) {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import { OPENADDRESSES_MAPPING, parseMapping } from "../../src/parcels/column-mapping.js";
-import { ingest } from "../../src/parcels/ingest.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { OPENADDRESSES_MAPPING, parseMapping } from "../../src/parcels/ingest/column-mapping.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import { COUNTY_MAPPING, exportedRows, SHARED_PARCELS, temporaryDir } from "./index-fixtures.js";
 
 const skip = existsSync(SHARED_PARCELS) ? false : "needs ../shared/data (absent)";

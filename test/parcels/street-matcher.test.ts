@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { damerauDistance, editDistance } from "../../src/parcels/edit-distance.js";
-import { editBudget, MAX_EDITS, sameDigits, StreetMatcher } from "../../src/parcels/street-matcher.js";
+import { damerauDistance, editDistance } from "../../src/parcels/lookup/edit-distance.js";
+import { editBudget, MAX_EDITS, sameDigits, StreetMatcher } from "../../src/parcels/lookup/street-matcher.js";
 
 /** The textbook optimal string alignment distance, full matrix, no cut-off: the oracle. */
 function naiveDistance(a: string, b: string): number {

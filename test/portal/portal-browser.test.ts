@@ -8,10 +8,11 @@ import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import type { FastifyInstance } from "fastify";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
-import { ensureDemoTeam } from "../../src/accounts/sql/demo-team.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
-import { buildServices } from "../../src/composition.js";
+import { ensureDemoTeam } from "../../src/app/demo-team.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
+import { buildServices } from "../../src/app/composition.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
 import { projectPath } from "../../src/paths.js";
@@ -38,7 +39,7 @@ let page: Page;
 /** Seeds the service's embedded database before it starts (from the tests' cached initdb). */
 async function seedOtherTeam(): Promise<void> {
   const db = await PgliteDatabase.open(join(dataDir, "accounts"), await pgliteTemplate());
-  await migrate(db);
+  await migrate(db, SERVICE_MIGRATIONS);
   try {
     await ensureDemoTeam(db, DEMO_KEY);
     const admin = new AccountAdmin(db);

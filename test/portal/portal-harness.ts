@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
-import type { Database } from "../../src/accounts/sql/database.js";
+import type { Database } from "../../src/db/database.js";
 import type { PortalServices } from "../../src/portal/portal-plugin.js";
-import { SqlPortalStore } from "../../src/portal/sql-portal-store.js";
+import { SqlPortalStore } from "../../src/portal/store/sql-portal-store.js";
 import { openPgliteForTest } from "../support/databases.js";
 import { testApp, testServices } from "../support/test-app.js";
 

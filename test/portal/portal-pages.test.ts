@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { escapeHtml, html } from "../../src/portal/html.js";
-import { formatMoney, parseMoney } from "../../src/portal/money.js";
-import { niceCeiling } from "../../src/portal/usage-chart.js";
-import { dayRange } from "../../src/portal/usage-range.js";
+import { escapeHtml, html } from "../../src/portal/view/html.js";
+import { formatMoney, parseMoney } from "../../src/portal/view/money.js";
+import { niceCeiling } from "../../src/portal/view/usage-chart.js";
+import { dayRange } from "../../src/portal/view/usage-range.js";
 import { addLogRows, portalHarness, post, signIn } from "./portal-harness.js";
 import type { Browser, Harness } from "./portal-harness.js";
 

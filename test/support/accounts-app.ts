@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
-import { openAccounts } from "../../src/accounts/accounts-backend.js";
-import type { AccountsBackend, AccountsConfig } from "../../src/accounts/accounts-backend.js";
-import type { Database } from "../../src/accounts/sql/database.js";
+import { openAccounts } from "../../src/app/accounts-backend.js";
+import type { AccountsBackend, AccountsConfig } from "../../src/app/accounts-backend.js";
+import type { Database } from "../../src/db/database.js";
 import { buildApp } from "../../src/http/app.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
-import type { Services } from "../../src/services.js";
+import type { Services } from "../../src/http/services.js";
 
 export const PRICES = { parse: 1000, lookup: 5000, lookup_by_id: 2000 } as const;
 

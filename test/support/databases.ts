@@ -1,15 +1,17 @@
+import { JOURNAL_JOBS } from "../../src/accounts/ledger/journal-jobs.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import type { Database } from "../../src/accounts/sql/database.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
+import type { Database } from "../../src/db/database.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
 import { projectPath } from "../../src/paths.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
-import { PgliteThreadDatabase } from "../../src/accounts/sql/pglite-thread-database.js";
-import { PostgresDatabase } from "../../src/accounts/sql/postgres-database.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
+import { PgliteThreadDatabase } from "../../src/db/pglite-thread-database.js";
+import { PostgresDatabase } from "../../src/db/postgres-database.js";
 
 /**
  * The real servers the accounts tests use (CI starts both: .ci/run). Outside CI a test skips
@@ -73,7 +75,7 @@ export async function openPostgresForTest(timeoutMs = 2000): Promise<TestDatabas
   const fresh = await freshPostgres();
   const open = async () => new PostgresDatabase({ url: fresh.url, timeoutMs });
   const db = await open();
-  await migrate(db);
+  await migrate(db, SERVICE_MIGRATIONS);
   const others: Database[] = [];
   return {
     db,
@@ -115,8 +117,8 @@ export async function pgliteTemplate(): Promise<Blob> {
 /** The embedded database as the service runs it: PGlite on a thread of its own. */
 export async function openPgliteForTest(): Promise<TestDatabase<PgliteThreadDatabase>> {
   const dir = mkdtempSync(join(tmpdir(), "situs-pglite-"));
-  const db = await PgliteThreadDatabase.open(dir, await pgliteTemplate());
-  await migrate(db);
+  const db = await PgliteThreadDatabase.open(dir, await pgliteTemplate(), JOURNAL_JOBS);
+  await migrate(db, SERVICE_MIGRATIONS);
   return {
     db,
     async cleanup() {

@@ -9,7 +9,7 @@ import {
 import { buildApp } from "../../src/http/app.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
-import type { Services } from "../../src/services.js";
+import type { Services } from "../../src/http/services.js";
 
 export const TEST_KEY = "sk_test_0123456789abcdefghijklmnopqrstuv";
 export const TEST_TEAM = "team_test";

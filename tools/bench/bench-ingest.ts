@@ -11,13 +11,17 @@ import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { LocalBlobStore } from "../../src/parcels/blob-store.js";
-import type { ColumnMapping } from "../../src/parcels/column-mapping.js";
-import { CANONICAL_MAPPING } from "../../src/parcels/column-mapping.js";
-import { nationalGazetteer } from "../../src/parcels/gazetteer.js";
-import { ingest } from "../../src/parcels/ingest.js";
-import { nationalParcels, nationalPlan, writeNationalCsv } from "../../src/parcels/synthetic-national.js";
-import type { SyntheticParcel } from "../../src/parcels/synthetic.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import type { ColumnMapping } from "../../src/parcels/ingest/column-mapping.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
+import {
+  nationalParcels,
+  nationalPlan,
+  writeNationalCsv,
+} from "../../src/parcels/demo/synthetic-national.js";
+import type { SyntheticParcel } from "../../src/parcels/demo/synthetic.js";
 
 const TARGET = 200_000;
 const { values } = parseArgs({

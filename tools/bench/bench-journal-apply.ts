@@ -8,10 +8,11 @@
  * Prints the median and the best round, after two unmeasured rounds.
  */
 import type { UsageRecord } from "../../src/accounts/accounts.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { PgliteDatabase } from "../../src/accounts/sql/pglite-database.js";
-import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/accounts/sql/demo-team.js";
-import { billJournal, encodeJournal } from "../../src/accounts/sql/usage-journal.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { PgliteDatabase } from "../../src/db/pglite-database.js";
+import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/app/demo-team.js";
+import { billJournal, encodeJournal } from "../../src/accounts/ledger/usage-journal.js";
 import { flag } from "./bench-support.js";
 
 const rows = Number(flag("rows", "4000"));
@@ -19,7 +20,7 @@ const rounds = Number(flag("rounds", "25"));
 
 const db = await PgliteDatabase.open(undefined);
 try {
-  await migrate(db);
+  await migrate(db, SERVICE_MIGRATIONS);
   await ensureDemoTeam(db);
   let sequence = 0;
   const journal = (): Buffer => {

@@ -1,14 +1,14 @@
 import { pino } from "pino";
-import { openAccounts } from "../../src/accounts/accounts-backend.js";
+import { openAccounts } from "../../src/app/accounts-backend.js";
 import { describeKey } from "../../src/accounts/api-keys.js";
 import { MemoryAccountStore, MemoryKeyGuessLimiter } from "../../src/accounts/memory-accounts.js";
-import { ensureDemoTeam } from "../../src/accounts/sql/demo-team.js";
+import { ensureDemoTeam } from "../../src/app/demo-team.js";
 import { loadConfig } from "../../src/config.js";
 import { buildApp } from "../../src/http/app.js";
-import { endOfTurn } from "../../src/http/batched-sends.js";
+import { endOfTurn } from "../../src/http/turn/batched-sends.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
-import type { Services } from "../../src/services.js";
+import type { Services } from "../../src/http/services.js";
 
 /**
  * The HTTP service for benchmarks, with accounts and billing `on` (the real database named by

@@ -1,6 +1,7 @@
-import { GroupCommitUsageLedger } from "../../src/accounts/sql/group-commit-ledger.js";
-import { migrate } from "../../src/accounts/sql/migrations.js";
-import { PostgresDatabase } from "../../src/accounts/sql/postgres-database.js";
+import { GroupCommitUsageLedger } from "../../src/accounts/ledger/group-commit-ledger.js";
+import { migrate } from "../../src/db/migrate.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { PostgresDatabase } from "../../src/db/postgres-database.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { newRequestId } from "../../src/ids.js";
 import { flag, scratchDatabase } from "./bench-support.js";
@@ -21,7 +22,7 @@ const windowMs = Number(flag("window", "2"));
 const scratch = await scratchDatabase(url);
 const db = new PostgresDatabase({ url: scratch.url, timeoutMs: 10_000, poolSize: 8 });
 try {
-  await migrate(db);
+  await migrate(db, SERVICE_MIGRATIONS);
   const admin = new AccountAdmin(db);
   const teams = await Promise.all(Array.from({ length: teamCount }, () => admin.createTeam("bench", 1e15)));
   const ledger = new GroupCommitUsageLedger(db, {

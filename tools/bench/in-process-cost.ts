@@ -1,9 +1,9 @@
 import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
-import { openParser } from "../../src/composition.js";
+import { openParser } from "../../src/app/composition.js";
 import { readLookupRequest } from "../../src/http/routes/lookup.js";
-import { openConfiguredIndex } from "../../src/parcels/configured-index.js";
-import { ServerTiming } from "../../src/timing.js";
+import { openConfiguredIndex } from "../../src/app/configured-index.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 import type { Scenario } from "./scenarios.js";
 
 /**

@@ -4,7 +4,7 @@ import { hashPassword } from "../passwords.js";
 import { announce, monthOf } from "./account-changes.js";
 import { readStandings } from "./team-standing.js";
 import type { TeamSummary } from "./team-standing.js";
-import type { Database, Queryable } from "./database.js";
+import type { Database, Queryable } from "../../db/database.js";
 
 export interface KeySummary {
   keyId: string;

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "../../db/database.js";
 
 /**
  * Changes that must reach every replica's key cache at once: a key created or revoked (by hash),

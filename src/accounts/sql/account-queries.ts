@@ -1,7 +1,7 @@
 import type { Operation, RequestLogEntry } from "../accounts.js";
 import { monthOf } from "./account-changes.js";
-import { toNumber } from "./database.js";
-import type { Queryable } from "./database.js";
+import { toNumber } from "../../db/database.js";
+import type { Queryable } from "../../db/database.js";
 
 /**
  * Reads for the operator and the portal. Every one takes the team ID as its first, mandatory

@@ -1,12 +1,11 @@
-import { PORTAL_MIGRATIONS } from "../../portal/portal-migrations.js";
-import type { Database } from "./database.js";
+import type { Migration } from "../../db/migrate.js";
 
 /**
  * The accounts schema, as numbered migrations run in order on both backends (PostgreSQL and
  * PGlite). A migration is never edited once shipped; changes are new entries. Money columns are
  * integer micro-units (`bigint`). docs/accounts.md explains each table.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "accounts",
@@ -121,36 +120,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
            AND at >= now() - make_interval(days => (SELECT retention_days FROM request_log_settings));
     `,
   },
-  // The portal's tables (versions 20 and up) live with the portal.
-  ...PORTAL_MIGRATIONS,
+  // The portal's tables (versions 20 and up) live with the portal (app/migrations.ts joins them).
 ];
-
-/**
- * Brings the schema up to date. Replicas starting together serialize on an advisory lock, so
- * each migration runs exactly once; each runs in the transaction that records it.
- */
-export async function migrate(db: Database): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(7261001)");
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const done = new Set(
-      (await tx.query<{ version: number }>("SELECT version FROM schema_migrations")).map(
-        (row) => row.version,
-      ),
-    );
-    const applied: number[] = [];
-    for (const migration of MIGRATIONS) {
-      if (done.has(migration.version)) continue;
-      await tx.script(migration.sql);
-      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-        migration.version,
-        migration.name,
-      ]);
-      applied.push(migration.version);
-    }
-    return applied;
-  });
-}

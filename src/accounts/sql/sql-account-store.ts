@@ -1,9 +1,9 @@
 import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageRecord } from "../accounts.js";
 import { hashApiKey } from "../api-keys.js";
 import { ACCOUNT_CHANNEL, monthAt, monthOf, parseChange } from "./account-changes.js";
-import type { PendingSpend } from "./pending-spend.js";
+import type { PendingSpend } from "../ledger/pending-spend.js";
 import { readStandings } from "./team-standing.js";
-import type { Database, Subscriber } from "./database.js";
+import type { Database, Subscriber } from "../../db/database.js";
 
 export interface AccountCacheOptions {
   /** Longest a key verdict is reused while change notifications flow (they evict it at once). */

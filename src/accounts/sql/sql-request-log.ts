@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import type { RequestLog, RequestLogEntry } from "../accounts.js";
-import { columnsOf, isUniqueViolation } from "./database.js";
-import type { CopyColumn } from "./copy-binary.js";
-import type { CopyValue, Database, Queryable } from "./database.js";
+import { columnsOf, isUniqueViolation } from "../../db/database.js";
+import type { CopyColumn } from "../../db/copy-binary.js";
+import type { Database, Queryable } from "../../db/database.js";
+import type { CopyValue } from "../../db/copy-binary.js";
 
 export interface RequestLogOptions {
   /** How often queued entries are written (also when `maxBatch` have gathered). */

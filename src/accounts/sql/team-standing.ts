@@ -1,6 +1,6 @@
 import type { TeamStanding } from "../accounts.js";
-import { toNumber } from "./database.js";
-import type { Queryable } from "./database.js";
+import { toNumber } from "../../db/database.js";
+import type { Queryable } from "../../db/database.js";
 
 export interface TeamSummary extends TeamStanding {
   name: string;

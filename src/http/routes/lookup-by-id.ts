@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
 import { classifyParcelId } from "../../ids.js";
 import type { ParcelRecord } from "../../parcels/lookup-types.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../services.js";
 import "../request-context.js";
-import { TurnBatch } from "../turn-batch.js";
+import { TurnBatch } from "../turn/turn-batch.js";
 
 /** GET /v1/verify/lookup/{service_id} and its older alias GET /v1/property/lookup/{service_id}. */
 export function registerLookupByIdRoutes(app: FastifyInstance, services: Services): void {

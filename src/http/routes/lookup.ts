@@ -3,10 +3,10 @@ import { ApiError } from "../../errors.js";
 import type { LookupAnswer, LookupRequest } from "../../parcels/lookup-types.js";
 import { LOOKUP_COMPONENTS } from "../../parcels/lookup-types.js";
 import { STRING_COMPONENTS } from "../../parse/parse-answer.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../services.js";
 import { isPlainObject, readJsonBody } from "../json-body.js";
 import "../request-context.js";
-import { TurnBatch } from "../turn-batch.js";
+import { TurnBatch } from "../turn/turn-batch.js";
 
 /** POST /v1/verify/lookup and its older alias POST /v1/property/lookup. */
 export function registerLookupRoutes(app: FastifyInstance, services: Services): void {

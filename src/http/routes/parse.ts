@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
 import { MAX_LINE_LENGTH } from "../../parse/parse-answer.js";
 import type { ParseAnswer } from "../../parse/parse-answer.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../services.js";
 import { isPlainObject, readJsonBody } from "../json-body.js";
 import "../request-context.js";
-import { TurnBatch } from "../turn-batch.js";
+import { TurnBatch } from "../turn/turn-batch.js";
 
 /** POST /v1/verify/parse and its older alias POST /v1/address/parse. */
 export function registerParseRoutes(app: FastifyInstance, services: Services): void {

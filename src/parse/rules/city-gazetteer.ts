@@ -1,4 +1,4 @@
-import { usZipPlaces, type ZipPlace } from "../../zip-places.js";
+import { usZipPlaces, type ZipPlace } from "../../places/zip-places.js";
 import { cityWords } from "../gazetteer.js";
 import { tokenize } from "../tokenize.js";
 

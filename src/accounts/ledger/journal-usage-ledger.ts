@@ -1,0 +1,282 @@
+import { close, constants, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
+import { open, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Logger } from "pino";
+import { atTurnEnd } from "../../runtime/turn-end.js";
+import type { UsageLedger, UsageRecord } from "../accounts.js";
+import { SpendTally } from "./pending-spend.js";
+import type { PendingSpend } from "./pending-spend.js";
+import type { PgliteThreadDatabase } from "../../db/pglite-thread-database.js";
+import { encodeJournal } from "./usage-journal.js";
+import type { JournalFormat } from "./usage-journal.js";
+
+export interface JournalLedgerOptions {
+  /** The journal's directory; one process owns it (the embedded database's lock guards both). */
+  dir: string;
+  /** How often journaled rows are applied to the database. */
+  applyEveryMs: number;
+  /** Rows per database statement when applying. */
+  applyBatch: number;
+  /** Called with each batch once it is durable (the account cache charges its teams at once). */
+  onDurable?: (records: readonly UsageRecord[]) => void;
+  /** Kept up to date with what is journaled but not yet applied. */
+  pendingSpend?: PendingSpend;
+  log?: Logger;
+}
+
+interface Waiting {
+  usage: UsageRecord;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** A journal file: appended to while current, applied to the database and deleted once closed. */
+interface Segment {
+  path: string;
+  fd: number;
+  /** Bytes reserved by writes so far; each write has its own range. */
+  size: number;
+  /** The bytes of every write that synced, in the order they did: what the database takes in. */
+  synced: Buffer[];
+  /** The spend of those rows, pending until the journal is applied. */
+  spend: SpendTally;
+  writes: Set<Promise<void>>;
+  /**
+   * The directory's sync after the file was created: a write is durable only once the file's
+   * name is too (O_DSYNC covers the file's data and size, not the directory entry).
+   */
+  named: Promise<void>;
+}
+
+/** A journal's name: its number and its format (usage-journal.ts). */
+const SEGMENT = /^usage-(\d{12})\.(copy|jsonl)$/;
+/** Writes running at once: a row waits for one write, never for one already running plus its own. */
+const MAX_WRITES = 8;
+const MAX_ROWS_PER_WRITE = 5000;
+
+const writeAt = promisify(write);
+const closeFd = promisify(close);
+
+/**
+ * The usage ledger of the embedded database. A usage row is durable once it is in an
+ * append-only journal on the local disk, encoded once as a binary COPY tuple (usage-journal.ts):
+ * `record()` resolves after the synchronous write (the
+ * file is opened with O_DSYNC) that covers it, and after the directory's sync that made a new
+ * journal's name durable. Rows arriving in one turn of the event loop share one write, and up
+ * to eight writes overlap (group commit in the operating system, with no database work on the
+ * answer's path).
+ * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
+ * written into the database in large batches (its synced tuples copied as they are, on the
+ * embedded database's own thread; idempotent by request ID) and the file deleted. At start,
+ * journals left by a process that died are applied first, those of the older JSON-lines format
+ * too.
+ */
+export class JournalUsageLedger implements UsageLedger {
+  private waiting: Waiting[] = [];
+  private pumpScheduled = false;
+  /** Appends in flight, over all segments. */
+  private inFlight = 0;
+  private current: Segment;
+  private closedSegments: Segment[] = [];
+  private applying: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+  private nextSequence: number;
+
+  private constructor(
+    private readonly db: PgliteThreadDatabase,
+    private readonly options: JournalLedgerOptions,
+    sequence: number,
+  ) {
+    this.nextSequence = sequence;
+    this.current = this.openSegment();
+    this.timer = setInterval(() => void this.apply().catch(() => {}), options.applyEveryMs);
+    this.timer.unref();
+  }
+
+  /** Applies journals left over from an earlier process, then opens a new one. */
+  static async open(db: PgliteThreadDatabase, options: JournalLedgerOptions): Promise<JournalUsageLedger> {
+    const sequence = await applyLeftoverJournals(db, options);
+    return new JournalUsageLedger(db, options, sequence + 1);
+  }
+
+  record(usage: UsageRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ usage, resolve, reject });
+      this.schedulePump();
+    });
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    // At the end of this turn of the event loop, with whatever else arrived in it.
+    atTurnEnd(() => {
+      this.pumpScheduled = false;
+      while (this.waiting.length > 0 && this.inFlight < MAX_WRITES) {
+        this.append(this.current, this.waiting.splice(0, MAX_ROWS_PER_WRITE));
+      }
+    });
+  }
+
+  private append(segment: Segment, batch: Waiting[]): void {
+    const records = batch.map((waiting) => waiting.usage);
+    const bytes = encodeJournal(records);
+    const offset = segment.size;
+    segment.size += bytes.length;
+    this.inFlight++;
+    const writing = (async () => {
+      try {
+        const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
+        if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
+        await segment.named;
+      } catch (error) {
+        this.refuse(segment, batch, error);
+        return;
+      }
+      segment.synced.push(bytes);
+      segment.spend.add(records);
+      this.options.onDurable?.(records);
+      for (const waiting of batch) waiting.resolve();
+    })().finally(() => {
+      this.inFlight--;
+      segment.writes.delete(writing);
+      if (this.waiting.length > 0) this.schedulePump();
+    });
+    segment.writes.add(writing);
+  }
+
+  /**
+   * A write that failed: its answers are withheld, and its bytes may or may not be in the
+   * file. The journal is closed at once and applied from memory (its synced rows only), never
+   * read back, so those bytes are not applied while this process lives.
+   */
+  private refuse(segment: Segment, batch: Waiting[], error: unknown): void {
+    this.options.log?.error(
+      { err: error, records: batch.length, journal: segment.path },
+      "usage journal write failed",
+    );
+    for (const waiting of batch) waiting.reject(error);
+    if (segment === this.current) {
+      try {
+        this.rotate();
+      } catch (failed) {
+        this.options.log?.error({ err: failed }, "usage journal could not be replaced");
+      }
+    }
+  }
+
+  /** Starts a new journal for new rows and queues the current one to be closed and applied. */
+  private rotate(): void {
+    const next = this.openSegment();
+    this.closedSegments.push(this.current);
+    this.current = next;
+  }
+
+  private openSegment(): Segment {
+    const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.copy`);
+    // O_DSYNC: a write returns once its data is on the disk, so each append is one system call
+    // (and one trip to libuv's thread pool) rather than a write and then an fdatasync.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
+    const fd = openSync(path, flags, 0o600);
+    const named = syncDirectory(this.options.dir);
+    // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
+    named.catch(() => {});
+    const spend = this.options.pendingSpend?.open() ?? new SpendTally();
+    return { path, fd, size: 0, synced: [], spend, writes: new Set(), named };
+  }
+
+  /** Resolves once every row synced so far is in the database. */
+  settle(): Promise<void> {
+    return this.apply();
+  }
+
+  /** Closes the current journal (when it holds rows), starts a new one, applies the closed ones. */
+  async apply(): Promise<void> {
+    while (this.applying) await this.applying;
+    this.applying = this.applyClosed().finally(() => (this.applying = null));
+    await this.applying;
+  }
+
+  private async applyClosed(): Promise<void> {
+    if (this.current.size > 0) this.rotate();
+    while (this.closedSegments.length > 0) {
+      const segment = this.closedSegments[0]!;
+      await Promise.all(segment.writes);
+      try {
+        // The synced writes' tuples, joined into one buffer and moved to PGlite's thread, which
+        // copies them into the database as they are (journal-jobs.ts, on the database's thread).
+        await this.db.runJob<number>("billJournalBytes", Buffer.concat(segment.synced), [
+          "copy",
+          this.options.applyBatch,
+        ]);
+        this.options.pendingSpend?.settle(segment.spend);
+        segment.synced = [];
+        await closeFd(segment.fd).catch(() => {});
+        await unlink(segment.path);
+      } catch (error) {
+        this.options.log?.warn(
+          { err: error, journal: segment.path },
+          "usage journal not applied yet; will retry",
+        );
+        throw error;
+      }
+      this.closedSegments.shift();
+    }
+  }
+
+  /** Syncs what is waiting, applies every journal to the database and removes the empty one. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    while (this.pumpScheduled || this.inFlight > 0 || this.waiting.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.apply();
+    await closeFd(this.current.fd).catch(() => {});
+    await unlink(this.current.path).catch(() => {});
+  }
+}
+
+/** fsync of a directory, so the names created in it survive a power loss. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Applies every journal in `dir` to the database and deletes it; returns the highest journal
+ * number seen. Only the owner of the embedded database may call it (the service at start, or
+ * `situs admin` while the service is stopped), so no journal is still being written.
+ */
+export async function applyLeftoverJournals(
+  db: PgliteThreadDatabase,
+  options: Pick<JournalLedgerOptions, "dir" | "applyBatch" | "log">,
+): Promise<number> {
+  mkdirSync(options.dir, { recursive: true });
+  const leftover = readdirSync(options.dir)
+    .filter((name) => SEGMENT.test(name))
+    .sort();
+  let sequence = 0;
+  for (const name of leftover) {
+    const [, number, format] = SEGMENT.exec(name)!;
+    sequence = Math.max(sequence, Number(number));
+    const path = join(options.dir, name);
+    const bytes = readFileSync(path);
+    const size = bytes.length; // the buffer is moved to PGlite's thread, and empty here after
+    const unread = await db.runJob<number>("billJournalBytes", bytes, [
+      format as JournalFormat,
+      options.applyBatch,
+    ]);
+    await unlink(path);
+    if (size > 0) options.log?.info({ journal: name, bytes: size }, "usage journal applied");
+    if (unread > 0) {
+      // Holes and torn ends of writes that never synced (no answer waited on them): tupleRuns.
+      options.log?.warn({ journal: name, bytes: unread }, "usage journal bytes not read");
+    }
+  }
+  return sequence;
+}

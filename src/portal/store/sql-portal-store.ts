@@ -1,0 +1,179 @@
+import { AccountAdmin } from "../../accounts/sql/account-admin.js";
+import { announce } from "../../accounts/sql/account-changes.js";
+import { toNumber } from "../../db/database.js";
+import type { Database } from "../../db/database.js";
+import type {
+  LogFilter,
+  LogRow,
+  NewSession,
+  PortalKey,
+  PortalSession,
+  PortalStore,
+  PortalUserCredentials,
+  TeamBilling,
+} from "./portal-store.js";
+import { queryDailyErrors, queryDailyUsage, queryMonthlySpend } from "./sql-usage-queries.js";
+import { queryLogs } from "./sql-log-query.js";
+
+type Timestamp = string | Date;
+
+type SessionRow = {
+  token_hash: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  user_id: string | null;
+  email: string | null;
+  team_id: string | null;
+  team_name: string | null;
+};
+
+const SESSION = `
+  SELECT s.token_hash, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at,
+         u.id AS user_id, u.email, t.id AS team_id, t.name AS team_name
+    FROM portal_sessions s
+    LEFT JOIN portal_users u ON u.id = s.user_id
+    LEFT JOIN teams t ON t.id = u.team_id
+   WHERE s.token_hash = $1 AND s.expires_at > $2::timestamptz`;
+
+/** The portal's store over the accounts database (PostgreSQL or PGlite). */
+export class SqlPortalStore implements PortalStore {
+  private readonly admin: AccountAdmin;
+
+  constructor(private readonly db: Database) {
+    this.admin = new AccountAdmin(db);
+  }
+
+  async findUser(email: string): Promise<PortalUserCredentials | null> {
+    const rows = await this.db.query<{ id: string; team_id: string; email: string; password_hash: string }>(
+      "SELECT id, team_id, email, password_hash FROM portal_users WHERE lower(email) = lower($1)",
+      [email],
+    );
+    const row = rows[0];
+    return row
+      ? { userId: row.id, teamId: row.team_id, email: row.email, passwordHash: row.password_hash }
+      : null;
+  }
+
+  async createSession(session: NewSession): Promise<void> {
+    await this.db.query(
+      `INSERT INTO portal_sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz, $5::timestamptz)`,
+      [session.tokenHash, session.userId, session.csrfToken, iso(session.at), iso(session.expiresAt)],
+    );
+  }
+
+  async findSession(tokenHash: string, now: Date): Promise<PortalSession | null> {
+    const [row] = await this.db.query<SessionRow>(SESSION, [tokenHash, iso(now)]);
+    if (!row) return null;
+    const user =
+      row.user_id !== null && row.email !== null && row.team_id !== null
+        ? { userId: row.user_id, email: row.email, teamId: row.team_id, teamName: row.team_name ?? "" }
+        : null;
+    return {
+      tokenHash: row.token_hash,
+      user,
+      csrfToken: row.csrf_token,
+      createdAt: new Date(row.created_at),
+      lastSeenAt: new Date(row.last_seen_at),
+      expiresAt: new Date(row.expires_at),
+    };
+  }
+
+  async extendSession(tokenHash: string, at: Date, expiresAt: Date): Promise<void> {
+    await this.db.query(
+      "UPDATE portal_sessions SET last_seen_at = $2::timestamptz, expires_at = $3::timestamptz WHERE token_hash = $1",
+      [tokenHash, iso(at), iso(expiresAt)],
+    );
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.query("DELETE FROM portal_sessions WHERE token_hash = $1", [tokenHash]);
+  }
+
+  async purge(now: Date, failuresBefore: Date): Promise<void> {
+    await this.db.query("DELETE FROM portal_sessions WHERE expires_at <= $1::timestamptz", [iso(now)]);
+    await this.db.query("DELETE FROM portal_sign_in_attempts WHERE at < $1::timestamptz", [
+      iso(failuresBefore),
+    ]);
+  }
+
+  async countFailures(
+    email: string,
+    client: string,
+    since: Date,
+  ): Promise<{ email: number; client: number }> {
+    const [row] = await this.db.query<{ by_email: unknown; by_client: unknown }>(
+      `SELECT count(*) FILTER (WHERE email = lower($1)) AS by_email,
+              count(*) FILTER (WHERE client = $2) AS by_client
+         FROM portal_sign_in_attempts
+        WHERE at >= $3::timestamptz AND (email = lower($1) OR client = $2)`,
+      [email, client, iso(since)],
+    );
+    return { email: toNumber(row?.by_email), client: toNumber(row?.by_client) };
+  }
+
+  async noteFailure(email: string, client: string, at: Date): Promise<void> {
+    await this.db.query(
+      "INSERT INTO portal_sign_in_attempts (email, client, at) VALUES (lower($1), $2, $3::timestamptz)",
+      [email, client, iso(at)],
+    );
+  }
+
+  listKeys(teamId: string): Promise<PortalKey[]> {
+    return this.admin.listKeys(teamId);
+  }
+
+  createKey(teamId: string, name: string): Promise<{ keyId: string; secret: string }> {
+    return this.admin.createKey(teamId, name);
+  }
+
+  async revokeKey(teamId: string, keyId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ hash: string }>(
+        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+          WHERE id = $1 AND team_id = $2 RETURNING hash`,
+        [keyId, teamId],
+      );
+      if (!rows[0]) return false;
+      // Every replica's key cache drops the key when this commits (account-changes.ts).
+      await announce(tx, { kind: "key", hash: rows[0].hash });
+      return true;
+    });
+  }
+
+  dailyUsage(teamId: string, from: string, to: string) {
+    return queryDailyUsage(this.db, teamId, from, to);
+  }
+
+  dailyErrors(teamId: string, from: string, to: string) {
+    return queryDailyErrors(this.db, teamId, from, to);
+  }
+
+  async billing(teamId: string): Promise<TeamBilling> {
+    const team = await this.admin.team(teamId);
+    return {
+      name: team.name,
+      creditMicros: team.creditMicros,
+      budgetMicros: team.budgetMicros,
+      monthSpendMicros: team.monthSpendMicros,
+    };
+  }
+
+  monthlySpend(teamId: string, months: number, now: Date) {
+    return queryMonthlySpend(this.db, teamId, months, now);
+  }
+
+  setBudget(teamId: string, budgetMicros: number | null): Promise<void> {
+    return this.admin.setBudget(teamId, budgetMicros);
+  }
+
+  requestLogs(teamId: string, filter: LogFilter): Promise<LogRow[]> {
+    return queryLogs(this.db, teamId, filter);
+  }
+}
+
+function iso(date: Date): string {
+  return date.toISOString();
+}
