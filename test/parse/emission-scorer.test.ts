@@ -12,9 +12,9 @@ import { KnownWords } from "../../src/parse/known-words.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { ViterbiDecoder } from "../../src/parse/crf/viterbi.js";
-import { generateLines, worstCaseLines } from "../../tools/address-lines.js";
-import { generateSynthetic } from "../../tools/synthetic-addresses.js";
-import { trainModel } from "../../tools/model-training.js";
+import { generateLines, worstCaseLines } from "../../tools/parser/address-lines.js";
+import { generateSynthetic } from "../../tools/parser/synthetic-addresses.js";
+import { trainModel } from "../../tools/parser/model-training.js";
 import { tinyModel } from "../support/tiny-model.js";
 
 /** The naive oracle: every feature key listed, looked up, its weights added one by one. */

@@ -11,7 +11,7 @@ import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { SeededRandom } from "../../tools/seeded-random.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
-import { generateSynthetic } from "../../tools/synthetic-addresses.js";
+import { generateSynthetic } from "../../tools/parser/synthetic-addresses.js";
 
 test("the feature dictionary maps every stored key to its id and unknown keys to -1", () => {
   const keys = Array.from({ length: 5000 }, (_, i) => featureKey(7, i));

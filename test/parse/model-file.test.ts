@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { decodeModel, encodeModel, ModelFileError } from "../../src/parse/crf/model-file.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
-import { CALIBRATION } from "../../tools/model-training.js";
+import { CALIBRATION } from "../../tools/parser/model-training.js";
 import { tinyModel } from "../support/tiny-model.js";
 
 test("a model survives encode and decode: header, dictionary and float32 weights", () => {

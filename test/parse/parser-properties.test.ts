@@ -8,7 +8,7 @@ import type { ParseAnswer } from "../../src/parse/parse-answer.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { projectPath } from "../../src/paths.js";
-import { generateLines } from "../../tools/address-lines.js";
+import { generateLines } from "../../tools/parser/address-lines.js";
 
 const parser = new RuleParser();
 

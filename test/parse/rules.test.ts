@@ -7,7 +7,7 @@ import { RuleParser } from "../../src/parse/rule-parser.js";
 import { cityGazetteer, tokenWords } from "../../src/parse/rules/city-gazetteer.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { usZipPlaces } from "../../src/places/zip-places.js";
-import { generateLines } from "../../tools/address-lines.js";
+import { generateLines } from "../../tools/parser/address-lines.js";
 
 /** The named components of the rules' answer to a line (absent ones as undefined). */
 function componentsOf(line: string, names: readonly (keyof Components)[]): Partial<Components> {

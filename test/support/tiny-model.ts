@@ -1,6 +1,6 @@
 import type { StoredModel } from "../../src/parse/crf/model-file.js";
-import { trainModel } from "../../tools/model-training.js";
-import { generateSynthetic } from "../../tools/synthetic-addresses.js";
+import { trainModel } from "../../tools/parser/model-training.js";
+import { generateSynthetic } from "../../tools/parser/synthetic-addresses.js";
 
 let cached: StoredModel | undefined;
 

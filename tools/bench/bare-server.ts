@@ -1,5 +1,5 @@
 /**
- * The baseline of `npm run bench`: a bare Fastify server that reads a JSON body and answers a
+ * The baseline of `npm run bench:http`: a bare Fastify server that reads a JSON body and answers a
  * constant JSON object of about a parse answer's size. It is the practical limit of Node HTTP on
  * this machine; the service's figures are quoted as ratios to it.
  */

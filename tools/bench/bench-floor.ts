@@ -1,8 +1,8 @@
 /**
  * `npm run bench:floor`: what this machine allows a server that does the service's work, side by
  * side with the service in one run. For each request type, over the same synthetic national
- * index as `npm run bench` and at the same load, rounds of:
- *   bare     the bare Fastify server of `npm run bench` (a constant answer; a fresh process a round);
+ * index as `npm run bench:http` and at the same load, rounds of:
+ *   bare     the bare Fastify server of `npm run bench:http` (a constant answer; a fresh process a round);
  *   floor    floor-server.ts: the service's parser or index and body check behind Fastify, and
  *            nothing else (no key check, no billing, no request log);
  *   written  the same, each answer sent once its usage row is written to a file (the rows of a
@@ -10,7 +10,7 @@
  *   synced   the same file synced (O_DSYNC): the least any durable ledger can do, with no database;
  *   billed   the same, each answer sent once its usage row is durable in the service's own
  *            ledger (the least the service can do and still bill as DECISIONS.md requires);
- *   service  the whole service, as `npm run bench` starts it.
+ *   service  the whole service, as `npm run bench:http` starts it.
  * Prints each one's req/s, p99 and share of the bare server's rate (medians over the rounds of
  * each round's ratio), and the billing servers' against floor in the same round: the share of
  * the rate that writing, syncing or billing each answer's row alone leaves.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the whole service over HTTP, as a user runs it (built, production settings,
+ * `npm run bench:http`: the whole service over HTTP, as a user runs it (built, production settings,
  * accounts and billing on) over a synthetic national index (`--parcels` in `--zips` ZIPs, built
  * first), driven by autocannon, side by side with a bare Fastify server in the same run. Prints
  * requests/s, p50/p99/p99.9 latency and the ratio to the bare server for each request type, RSS
@@ -20,7 +20,7 @@
  * for as long as they live (docs/performance.md), and one bare process would lend its own luck to
  * every ratio of the run.
  *
- *   npm run bench -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
+ *   npm run bench:http -- [--seconds 10] [--warmup 10] [--rounds 3] [--connections 50] [--parcels 1000000]
  *                    [--zips 1000] [--only parse,lookup] [--workers 1] [--bare-warmup 3]
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import { encodeUlid } from "../../src/parcels/format/binary-ulid.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { projectPath } from "../../src/paths.js";
-import { buildSyntheticIndex } from "../synthetic-index.js";
+import { buildSyntheticIndex } from "../parcels/synthetic-index.js";
 import { startCpuMeter } from "./bench-support.js";
 import type { CpuSpent } from "./bench-support.js";
 import { startServer } from "./processes.js";

@@ -1,5 +1,5 @@
 /**
- * The request mixes `npm run bench` drives: each a method, paths and bodies rotated request by
+ * The request mixes `npm run bench:http` drives: each a method, paths and bodies rotated request by
  * request so caches and branch predictors see varied input.
  */
 export interface Scenario {

@@ -2,7 +2,7 @@ import fastJson from "fast-json-stringify";
 import { answerSchema } from "../../src/http/response-schemas.js";
 import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
-import { generateLines } from "../address-lines.js";
+import { generateLines } from "../parser/address-lines.js";
 
 /**
  * Writing parse answers: JSON.stringify against the serializer Fastify compiles from the route's

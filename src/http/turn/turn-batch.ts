@@ -8,7 +8,7 @@ import { keepTurnEndLast } from "../../runtime/turn-end.js";
  * parser, Fastify's hooks, the usage journal, serialization) pushes out of the processor's
  * caches. Run back to back, each item can find the code and data its predecessor left warm,
  * and the HTTP work of the turn's requests likewise runs together before and after. Under
- * `npm run bench`'s parse load this took a parse inside the server from 54–66 µs to 44–55 µs,
+ * `npm run bench:http`'s parse load this took a parse inside the server from 54–66 µs to 44–55 µs,
  * and, side by side, the main thread's CPU a request down by 11% (lookup by ID) to 30% (fuzzy
  * lookup) (docs/performance.md).
  *

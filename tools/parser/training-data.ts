@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { projectPath } from "../src/paths.js";
+import { projectPath } from "../../src/paths.js";
 import { readLabelledLines, type LabelledLine } from "./labelled-corpus.js";
-import { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "../seeded-random.js";
 
 /** Where the hand-labelled corpora are (never copied into the repository). */
 export const CORPUS_DIR = projectPath("..", "shared", "data", "usaddress", "training");

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { readFileSync } from "node:fs";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../src/parse/model-parser.js";
-import type { AddressType, Components, WarningCode } from "../src/parse/parse-answer.js";
-import type { Parser } from "../src/parse/parser.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
-import { projectPath } from "../src/paths.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import type { AddressType, Components, WarningCode } from "../../src/parse/parse-answer.js";
+import type { Parser } from "../../src/parse/parser.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { projectPath } from "../../src/paths.js";
 
 /**
- * `npm run eval:golden`: the parser issue's golden corpus (test/golden/parser-golden.jsonl)
+ * `npm run eval:golden`: the parser's golden corpus (test/golden/parser-golden.jsonl)
  * scored against both backends. A case is right when type, components, lines and warning codes
  * all equal the golden ones (as test/parse/golden.test.ts checks the rules); "parse right"
  * leaves warnings out. Cases that give labels instead of a line test assembly, not a backend,

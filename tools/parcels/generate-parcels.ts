@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { nationalGazetteer } from "../src/places/gazetteer.js";
-import { nationalPlan, writeNationalCsv } from "../src/parcels/demo/synthetic-national.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import { nationalPlan, writeNationalCsv } from "../../src/parcels/demo/synthetic-national.js";
 
 /**
- * `node dist/tools/generate-parcels.js --parcels 10000000 --zips 5000 --out parcels.csv`:
+ * `node dist/tools/parcels/generate-parcels.js --parcels 10000000 --zips 5000 --out parcels.csv`:
  * a deterministic synthetic national parcel file in the canonical layout, for `situs ingest`.
  */
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { encodeModel } from "../src/parse/crf/model-file.js";
-import { DEFAULT_MODEL_FILE } from "../src/parse/model-parser.js";
+import { encodeModel } from "../../src/parse/crf/model-file.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { CALIBRATION, DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import {
@@ -45,7 +45,11 @@ function main(): void {
     {
       handLabelled: { [MAIN_CORPUS]: corpus.length, [EXTRA_CORPORA.join(" + ")]: extras.length },
       openStreetMap: { [OSM_CORPUS]: osm.length },
-      synthetic: { lines: synthetic.length, seed: TRAINING_SEED, generator: "tools/synthetic-addresses.ts" },
+      synthetic: {
+        lines: synthetic.length,
+        seed: TRAINING_SEED,
+        generator: "tools/parser/synthetic-addresses.ts",
+      },
       gazetteer: "zipcodes 8.0.0 (npm)",
     },
   );

@@ -5,12 +5,12 @@
  * county's columns, suffixes standardized alike. Run: `npm run eval:parser -- --parcels FILE`.
  */
 import { readFileSync } from "node:fs";
-import { parseCsvRecord } from "../src/cli/csv.js";
-import type { Components } from "../src/parse/parse-answer.js";
-import { standardStreetName } from "../src/parse/assembly/street-components.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
-import { tokenize } from "../src/parse/tokenize.js";
-import { standardDirectional, standardSuffix } from "../src/usps/usps.js";
+import { parseCsvRecord } from "../../src/cli/csv.js";
+import type { Components } from "../../src/parse/parse-answer.js";
+import { standardStreetName } from "../../src/parse/assembly/street-components.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { standardDirectional, standardSuffix } from "../../src/usps/usps.js";
 
 type Compared =
   | "addressNumber"

@@ -1,21 +1,21 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { encodeUlid } from "../src/parcels/format/binary-ulid.js";
-import { LocalBlobStore } from "../src/parcels/store/blob-store.js";
-import { ByteLru } from "../src/parcels/store/chunk-cache.js";
-import { CANONICAL_MAPPING } from "../src/parcels/ingest/column-mapping.js";
-import { nationalGazetteer } from "../src/places/gazetteer.js";
-import { IndexBuild } from "../src/parcels/store/index-build.js";
-import { ingest } from "../src/parcels/ingest/ingest.js";
-import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
-import { nationalPlan, writeNationalCsv } from "../src/parcels/demo/synthetic-national.js";
-import { buildSyntheticIndex } from "./synthetic-index.js";
-import { ServerTiming } from "../src/runtime/timing.js";
+import { encodeUlid } from "../../src/parcels/format/binary-ulid.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
+import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import { IndexBuild } from "../../src/parcels/store/index-build.js";
+import { ingest } from "../../src/parcels/ingest/ingest.js";
+import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
+import { nationalPlan, writeNationalCsv } from "../../src/parcels/demo/synthetic-national.js";
+import { buildSyntheticIndex } from "../parcels/synthetic-index.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
 
 /**
- * Parcel index benchmarks (issue 5 targets), printing figures:
- *   node dist/tools/bench-index.js --parcels 10000000 --zips 5000 --ingest-parcels 1000000
+ * Parcel index benchmarks (the targets of README "Parcel index and lookup"), printing figures:
+ *   node dist/tools/bench/bench-index.js --parcels 10000000 --zips 5000 --ingest-parcels 1000000
  * 1. national build straight from the generator (identities, buildings, chunks, ID directory);
  * 2. bytes per parcel on disk, and decoded in memory for the largest chunk;
  * 3. cold read of the largest chunk (store read, checksums, inflate, decode) with an empty cache;

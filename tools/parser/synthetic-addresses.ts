@@ -1,6 +1,6 @@
-import { usGazetteer, type Place } from "../src/parse/gazetteer.js";
-import type { CorpusToken } from "../src/parse/corpus/read-labelled-corpus.js";
-import type { Label } from "../src/parse/labels.js";
+import { usGazetteer, type Place } from "../../src/parse/gazetteer.js";
+import type { CorpusToken } from "../../src/parse/corpus/read-labelled-corpus.js";
+import type { Label } from "../../src/parse/labels.js";
 import {
   B_DIRECTIONALS,
   B_STATES,
@@ -10,10 +10,10 @@ import {
   C2_UNIT_VARIANTS,
   F_HIGHWAY_EXAMPLES,
   H_SPANISH_PREFIXES,
-} from "../src/usps/generated-tables.js";
-import { designatorNeedsNumber, standardUnitDesignator } from "../src/usps/usps.js";
+} from "../../src/usps/generated-tables.js";
+import { designatorNeedsNumber, standardUnitDesignator } from "../../src/usps/usps.js";
 import { labelBySpans, type LabelledLine } from "./labelled-corpus.js";
-import { SeededRandom } from "./seeded-random.js";
+import { SeededRandom } from "../seeded-random.js";
 
 /**
  * Synthetic labelled addresses for training (never for scoring): every address type of the

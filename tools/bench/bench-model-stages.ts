@@ -1,6 +1,6 @@
 /**
  * Where a model parse's time goes: each stage of ModelParser.parse timed alone over the 10,000
- * varied lines of `npm run bench:parser` (tools/address-lines.ts), in µs of CPU a line, the
+ * varied lines of `npm run bench:parser` (tools/parser/address-lines.ts), in µs of CPU a line, the
  * best of seven rounds. Each stage runs on inputs prepared beforehand (tokens, emissions,
  * labels). The tagger's figure includes the emission scores and the decoder, and the scores'
  * the line analysis; tokenizer, tagger, checks and assembly add up to about a parse without
@@ -8,14 +8,14 @@
  * Run: `npm run bench:model-stages`.
  */
 import { readFileSync } from "node:fs";
-import { assemble, labelProblem } from "../src/parse/assemble.js";
-import { foreignSpan } from "../src/parse/assembly/foreign-signals.js";
-import { decodeModel } from "../src/parse/crf/model-file.js";
-import { AddressTagger } from "../src/parse/address-tagger.js";
-import { DEFAULT_MODEL_FILE, MODEL_UNSURE } from "../src/parse/model-parser.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
-import { tokenize } from "../src/parse/tokenize.js";
-import { generateLines } from "./address-lines.js";
+import { assemble, labelProblem } from "../../src/parse/assemble.js";
+import { foreignSpan } from "../../src/parse/assembly/foreign-signals.js";
+import { decodeModel } from "../../src/parse/crf/model-file.js";
+import { AddressTagger } from "../../src/parse/address-tagger.js";
+import { DEFAULT_MODEL_FILE, MODEL_UNSURE } from "../../src/parse/model-parser.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { generateLines } from "../parser/address-lines.js";
 
 const stored = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
 const tagger = new AddressTagger(stored);

@@ -1,15 +1,15 @@
-import { UlidGenerator } from "../src/parcels/format/binary-ulid.js";
-import type { BlobStore } from "../src/parcels/store/blob-store.js";
-import { nationalGazetteer } from "../src/places/gazetteer.js";
-import { assignIdentities, emptyPreviousState } from "../src/parcels/ingest/identity.js";
-import { BuildWriter, publishBuild } from "../src/parcels/store/index-writer.js";
-import type { Manifest } from "../src/parcels/format/manifest.js";
-import { ParcelGroups } from "../src/parcels/ingest/parcel-groups.js";
-import type { IngestRow } from "../src/parcels/parcel-row.js";
-import { emptyIngestRow } from "../src/parcels/parcel-row.js";
-import type { StoredEntry } from "../src/parcels/parcel-row.js";
-import type { SyntheticParcel } from "../src/parcels/demo/synthetic.js";
-import { nationalParcels, nationalPlan } from "../src/parcels/demo/synthetic-national.js";
+import { UlidGenerator } from "../../src/parcels/format/binary-ulid.js";
+import type { BlobStore } from "../../src/parcels/store/blob-store.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import { assignIdentities, emptyPreviousState } from "../../src/parcels/ingest/identity.js";
+import { BuildWriter, publishBuild } from "../../src/parcels/store/index-writer.js";
+import type { Manifest } from "../../src/parcels/format/manifest.js";
+import { ParcelGroups } from "../../src/parcels/ingest/parcel-groups.js";
+import type { IngestRow } from "../../src/parcels/parcel-row.js";
+import { emptyIngestRow } from "../../src/parcels/parcel-row.js";
+import type { StoredEntry } from "../../src/parcels/parcel-row.js";
+import type { SyntheticParcel } from "../../src/parcels/demo/synthetic.js";
+import { nationalParcels, nationalPlan } from "../../src/parcels/demo/synthetic-national.js";
 
 /**
  * Builds and publishes a deterministic synthetic national index straight from the generator

@@ -1,9 +1,9 @@
-import type { CorpusToken } from "../src/parse/corpus/read-labelled-corpus.js";
-import { readLabelledCorpus } from "../src/parse/corpus/read-labelled-corpus.js";
-import { alignLabels, toServiceLabels } from "../src/parse/corpus/usaddress-labels.js";
-import type { Label } from "../src/parse/labels.js";
-import type { Token } from "../src/parse/token.js";
-import { tokenize } from "../src/parse/tokenize.js";
+import type { CorpusToken } from "../../src/parse/corpus/read-labelled-corpus.js";
+import { readLabelledCorpus } from "../../src/parse/corpus/read-labelled-corpus.js";
+import { alignLabels, toServiceLabels } from "../../src/parse/corpus/usaddress-labels.js";
+import type { Label } from "../../src/parse/labels.js";
+import type { Token } from "../../src/parse/token.js";
+import { tokenize } from "../../src/parse/tokenize.js";
 
 /**
  * A labelled line as the CRF trains on it: the raw line, our tokenizer's tokens, and one of our

@@ -1,5 +1,5 @@
-import type { Label } from "../src/parse/labels.js";
-import { STRING_COMPONENTS, type Components, type StringComponent } from "../src/parse/parse-answer.js";
+import type { Label } from "../../src/parse/labels.js";
+import { STRING_COMPONENTS, type Components, type StringComponent } from "../../src/parse/parse-answer.js";
 
 /** `other` holds what fits nowhere; it is not scored as a component (as in eval:parser). */
 const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Components } from "../../src/parse/parse-answer.js";
-import { describeComponentDifferences, entirelyRight, Scoreboard } from "../../tools/parser-evaluation.js";
+import {
+  describeComponentDifferences,
+  entirelyRight,
+  Scoreboard,
+} from "../../tools/parser/parser-evaluation.js";
 
 const gold: Components = { addressNumber: "1", streetName: "MAIN", streetSuffix: "ST", city: "BOISE" };
 

@@ -1,14 +1,14 @@
 /**
  * Throughput of the rule-based parser on one core: parses per second over 10,000 varied lines
- * (tools/address-lines.ts), and the slowest 256-character line. Run: `npm run bench:parser`.
- * Targets (issue 3): >= 100,000 parses/s; no 256-character line slower than 1 ms.
+ * (tools/parser/address-lines.ts), and the slowest 256-character line. Run: `npm run bench:parser`.
+ * Targets (README "Parser"): >= 100,000 parses/s; no 256-character line slower than 1 ms.
  */
 import os from "node:os";
 import { statSync } from "node:fs";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../src/parse/model-parser.js";
-import type { Parser } from "../src/parse/parser.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
-import { generateLines, worstCaseLines } from "./address-lines.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import type { Parser } from "../../src/parse/parser.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { generateLines, worstCaseLines } from "../parser/address-lines.js";
 
 /**
  * Parses per second of CPU time of this process (user + system): on a shared machine wall time
@@ -71,7 +71,7 @@ process.stdout.write(
 );
 
 /**
- * The model backend (issue 4 targets: >= 50,000 parses/s on one core, model file <= 20 MB,
+ * The model backend (targets of README "Parser model": >= 50,000 parses/s on one core, model file <= 20 MB,
  * loaded in <= 500 ms). Loading is timed in a fresh process by `npm run bench:parser`, so the
  * gazetteer the features read is part of the load.
  */

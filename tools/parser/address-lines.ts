@@ -8,18 +8,13 @@ import {
   C2_UNIT_VARIANTS,
   B_STATES,
   F_HIGHWAY_EXAMPLES,
-} from "../src/usps/generated-tables.js";
+} from "../../src/usps/generated-tables.js";
+import { SeededRandom } from "../seeded-random.js";
 
-/** mulberry32: a small, fast, seedable PRNG (Tommy Ettinger, public domain). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Uniform numbers in [0, 1) from `seed`, the same sequence every time. */
+function random(seed: number): () => number {
+  const generator = new SeededRandom(seed);
+  return () => generator.next();
 }
 
 const NAMES = [

@@ -1,15 +1,15 @@
-import { featureSequence } from "../src/parse/crf/crf.js";
-import { minimize } from "../src/parse/crf/lbfgs.js";
-import type { StoredModel } from "../src/parse/crf/model-file.js";
+import { featureSequence } from "../../src/parse/crf/crf.js";
+import { minimize } from "../../src/parse/crf/lbfgs.js";
+import type { StoredModel } from "../../src/parse/crf/model-file.js";
 import {
   parameterCount,
   negativeLogLikelihood,
   weightsView,
   type TrainingSequence,
-} from "../src/parse/crf/objective.js";
-import type { Calibration } from "../src/parse/crf/model-file.js";
-import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../src/parse/features.js";
-import { LABEL_INDEX, LABELS } from "../src/parse/labels.js";
+} from "../../src/parse/crf/objective.js";
+import type { Calibration } from "../../src/parse/crf/model-file.js";
+import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/features.js";
+import { LABEL_INDEX, LABELS } from "../../src/parse/labels.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 
 export const MODEL_NAME = "situs-crf";

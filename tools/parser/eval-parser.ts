@@ -6,20 +6,20 @@
  * per-component precision and recall, token label accuracy and the worst confusions.
  *
  * Run: `npm run eval:parser [-- FILE] [--show N]`; `-- --parcels FILE` scores county situs files
- * instead (tools/eval-parcel-addresses.ts).
+ * instead (tools/parser/eval-parcel-addresses.ts).
  * With `--cv K`: K-fold cross-validation of the model backend beside the rules
- * (tools/cross-validation.ts, docs/parser-model.md "Evaluation protocol").
+ * (tools/parser/cross-validation.ts, docs/parser-model.md "Evaluation protocol").
  */
 import { existsSync } from "node:fs";
-import { assembledLabels, assemble } from "../src/parse/assemble.js";
-import { readLabelledCorpus } from "../src/parse/corpus/read-labelled-corpus.js";
-import type { LabelledAddress } from "../src/parse/corpus/read-labelled-corpus.js";
-import { alignLabels, toServiceLabels } from "../src/parse/corpus/usaddress-labels.js";
-import type { Components, StringComponent } from "../src/parse/parse-answer.js";
-import { STRING_COMPONENTS } from "../src/parse/parse-answer.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
-import { tokenize } from "../src/parse/tokenize.js";
-import { projectPath } from "../src/paths.js";
+import { assembledLabels, assemble } from "../../src/parse/assemble.js";
+import { readLabelledCorpus } from "../../src/parse/corpus/read-labelled-corpus.js";
+import type { LabelledAddress } from "../../src/parse/corpus/read-labelled-corpus.js";
+import { alignLabels, toServiceLabels } from "../../src/parse/corpus/usaddress-labels.js";
+import type { Components, StringComponent } from "../../src/parse/parse-answer.js";
+import { STRING_COMPONENTS } from "../../src/parse/parse-answer.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
+import { tokenize } from "../../src/parse/tokenize.js";
+import { projectPath } from "../../src/paths.js";
 import { crossValidate, CV_DEFAULTS } from "./cross-validation.js";
 import { evaluateParcels } from "./eval-parcel-addresses.js";
 import { corpusAvailable } from "./training-data.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { AddressTagger } from "../src/parse/address-tagger.js";
-import { assembledLabels, assemble } from "../src/parse/assemble.js";
+import { AddressTagger } from "../../src/parse/address-tagger.js";
+import { assembledLabels, assemble } from "../../src/parse/assemble.js";
 import {
   MODEL_UNSURE,
   ModelParser,
@@ -9,10 +9,10 @@ import {
   raisesNoWarning,
   sameComponents,
   sameLabels,
-} from "../src/parse/model-parser.js";
-import { decodeModel, encodeModel } from "../src/parse/crf/model-file.js";
-import type { StoredModel } from "../src/parse/crf/model-file.js";
-import { RuleParser } from "../src/parse/rule-parser.js";
+} from "../../src/parse/model-parser.js";
+import { decodeModel, encodeModel } from "../../src/parse/crf/model-file.js";
+import type { StoredModel } from "../../src/parse/crf/model-file.js";
+import { RuleParser } from "../../src/parse/rule-parser.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 import {
   CALIBRATION,

@@ -1,17 +1,17 @@
 import { parseArgs } from "node:util";
-import { LocalBlobStore } from "../src/parcels/store/blob-store.js";
-import { damerauDistance } from "../src/parcels/lookup/edit-distance.js";
-import type { LookupAnswer, LookupRequest } from "../src/parcels/lookup-types.js";
-import { namesNumber } from "../src/parcels/lookup/ordinal-name.js";
-import { StoredParcelIndex } from "../src/parcels/stored-parcel-index.js";
-import { sameDigits } from "../src/parcels/lookup/street-matcher.js";
-import { seededRandom } from "../src/parcels/demo/synthetic.js";
-import { ServerTiming } from "../src/runtime/timing.js";
-import { perturb } from "../test/parcels/fuzzy-perturbation.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { damerauDistance } from "../../src/parcels/lookup/edit-distance.js";
+import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
+import { namesNumber } from "../../src/parcels/lookup/ordinal-name.js";
+import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
+import { sameDigits } from "../../src/parcels/lookup/street-matcher.js";
+import { seededRandom } from "../../src/parcels/demo/synthetic.js";
+import { ServerTiming } from "../../src/runtime/timing.js";
+import { perturb } from "../../test/parcels/fuzzy-perturbation.js";
 
 /**
- * Lookup benchmarks (issue 6 targets) over a published index, e.g. the national one that
- * bench-index builds:  node dist/tools/bench-lookup.js --index /tmp/situs-bench/national
+ * Lookup benchmarks (README "Parcel index and lookup" targets) over a published index, e.g. the national one that
+ * bench-index builds:  node dist/tools/bench/bench-lookup.js --index /tmp/situs-bench/national
  * 1. warm exact lookups: lookups per second on one core and p50/p99 latency;
  * 2. fuzzy quality on perturbed queries (one or two edits in the street name): right parcel,
  *    wrong `matched`, honest `ambiguous` / `not_found`, and the misses by kind of edit;
