@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
 /**
@@ -130,6 +129,9 @@ class RecordAssembler {
   }
 }
 
+/** A file's path, or a stream of bytes (stdin, a file stream, bytes counted as they pass). */
+export type CsvSource = string | AsyncIterable<Buffer>;
+
 /**
  * The records of a file (or a stream of bytes, such as stdin), in batches (one per 1 MiB read from
  * a file, one per chunk a stream gives). A batch parses a record when it is consumed, so only the
@@ -138,7 +140,7 @@ class RecordAssembler {
  * iteration (readline) costs more than parsing a short CSV line.
  */
 export async function* readCsvBatches(
-  source: string | Readable,
+  source: CsvSource,
   delimiter = ",",
   options: CsvReadOptions = {},
 ): AsyncGenerator<Iterable<CsvRecord>> {
@@ -147,7 +149,7 @@ export async function* readCsvBatches(
   const input = typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 20 }) : source;
   let carry = "";
   for await (const chunk of input) {
-    const text = carry + decoder.write(chunk as Buffer);
+    const text = carry + decoder.write(chunk);
     const end = text.lastIndexOf("\n");
     carry = text.slice(end + 1);
     if (end !== -1) yield records.lines(text, end);
@@ -161,4 +163,9 @@ export async function* readCsvBatches(
 /** Quotes a value for CSV output when it needs it. */
 export function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One line of CSV output (without its line break): the fields, each quoted when it needs it. */
+export function csvLine(fields: readonly string[]): string {
+  return fields.map(csvField).join(",");
 }

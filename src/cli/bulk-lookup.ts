@@ -2,12 +2,12 @@ import type { Readable } from "node:stream";
 import { ApiError } from "../errors.js";
 import { locationRequired } from "../http/routes/lookup.js";
 import type { CsvRecord } from "../csv.js";
-import { readCsvBatches } from "../csv.js";
 import type { LookupRequest } from "../parcels/lookup-types.js";
 import type { ParcelIndex } from "../parcels/parcel-index.js";
 import { ServerTiming } from "../runtime/timing.js";
 import type { BulkRow, RowAnswer } from "./bulk-rows.js";
 import { errorBody, isRowError } from "./bulk-rows.js";
+import type { CsvInput } from "./csv-input.js";
 import { readLineBatches } from "./line-batches.js";
 
 /**
@@ -73,41 +73,12 @@ export async function lookUpLines(
   await lookup.flush();
 }
 
-/**
- * A CSV being read: its header (the first record that is not a blank line) is read on opening,
- * so the columns can be checked before any answer is written.
- */
-export class CsvInput {
-  private constructor(
-    readonly header: readonly string[] | undefined,
-    /** Set when the header's quote is never closed (it swallowed the whole file). */
-    readonly headerUnterminated: boolean,
-    private readonly first: Iterator<CsvRecord> | undefined,
-    private readonly batches: AsyncIterator<Iterable<CsvRecord>>,
-  ) {}
-
-  static async open(input: Readable): Promise<CsvInput> {
-    const batches = readCsvBatches(input, ",", { blankLines: true })[Symbol.asyncIterator]();
-    for (let batch = await batches.next(); !batch.done; batch = await batches.next()) {
-      const records = batch.value[Symbol.iterator]();
-      for (let next = records.next(); !next.done; next = records.next()) {
-        if (next.value.fields.length === 0) continue;
-        return new CsvInput(next.value.fields, next.value.unterminated === true, records, batches);
-      }
-    }
-    return new CsvInput(undefined, false, undefined, batches);
-  }
-
-  /** Feeds every record after the header as a row (numbered from 1, blank lines included). */
-  async lookUp(lookup: BulkLookup, rowOf: (record: CsvRecord, row: number) => BulkRow): Promise<void> {
-    let row = 0;
-    const feed = async (records: Iterator<CsvRecord>): Promise<void> => {
-      for (let next = records.next(); !next.done; next = records.next())
-        if (lookup.add(rowOf(next.value, ++row))) await lookup.flush();
-    };
-    if (this.first) await feed(this.first);
-    for (let batch = await this.batches.next(); !batch.done; batch = await this.batches.next())
-      await feed(batch.value[Symbol.iterator]());
-    await lookup.flush();
-  }
+/** Feeds every record after a CSV's header as a row (numbered from 1, blank lines included). */
+export async function lookUpRecords(
+  csv: CsvInput,
+  lookup: BulkLookup,
+  rowOf: (record: CsvRecord, row: number) => BulkRow,
+): Promise<void> {
+  await csv.eachRow((record, row) => (lookup.add(rowOf(record, row)) ? lookup.flush() : undefined));
+  await lookup.flush();
 }

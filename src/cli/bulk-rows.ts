@@ -6,6 +6,7 @@ import type { CsvRecord } from "../csv.js";
 import type { LookupAnswer, LookupRequest } from "../parcels/lookup-types.js";
 import type { ParseAnswer } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";
+import { unreadableRecord } from "./csv-input.js";
 
 /** An answer that is an error: the body the API would send (code, message, extra fields). */
 export type RowError = { error: string; message: string } & ErrorExtra;
@@ -81,22 +82,12 @@ export function jsonRow(line: string, row: number): BulkRow {
   return { row, request };
 }
 
-/**
- * The answer of a CSV record that asks no lookup: a blank line, a quote never closed, or a field
- * count other than the header's (its fields would sit under the wrong columns).
- */
+/** The answer of a CSV record that asks no lookup: a blank line, or a record that cannot be read. */
 function unreadRow(record: CsvRecord, row: number, header: readonly string[]): BulkRow | undefined {
-  const refuse = (problem: string): BulkRow => ({
-    row,
-    request: { error: "invalid_csv", message: `Row ${row}: ${problem}.` },
-  });
-  if (record.unterminated)
-    return refuse(`the record starting on line ${record.line} has a quote that is never closed`);
+  const problem = unreadableRecord(record, header);
+  if (problem !== undefined)
+    return { row, request: { error: "invalid_csv", message: `Row ${row}: ${problem}.` } };
   if (record.fields.length === 0) return { row, request: EMPTY_BODY };
-  if (record.fields.length !== header.length)
-    return refuse(
-      `line ${record.line} has ${record.fields.length} fields where the header has ${header.length}`,
-    );
   return undefined;
 }
 

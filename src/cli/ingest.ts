@@ -9,7 +9,7 @@ import type { Reject } from "../parcels/ingest/row-reader.js";
 import { ingest } from "../parcels/ingest/ingest.js";
 import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import type { TextField } from "../parcels/parcel-row.js";
-import { csvField } from "../csv.js";
+import { csvLine } from "../csv.js";
 import type { SourceFormat } from "../parcels/sources/open-source.js";
 import { detectFormat, isSourceFormat, SOURCE_FORMATS } from "../parcels/sources/open-source.js";
 import { s3Environment } from "./index-location.js";
@@ -103,8 +103,7 @@ export async function run(args: string[]): Promise<number> {
   });
   if (tty) process.stderr.write("\n");
   if (values.rejects) {
-    const line = (kind: string, r: Reject): string =>
-      [kind, r.file, String(r.line), r.reason].map(csvField).join(",");
+    const line = (kind: string, r: Reject): string => csvLine([kind, r.file, String(r.line), r.reason]);
     const lines = [
       ...report.rejects.map((r) => line("rejected", r)),
       ...report.notes.map((r) => line("kept", r)),

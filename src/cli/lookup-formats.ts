@@ -1,6 +1,6 @@
-import { STRING_COMPONENTS } from "../parse/parse-answer.js";
+import { csvLine } from "../csv.js";
 import type { BulkRow, RowAnswer } from "./bulk-rows.js";
-import { formatCsvRecord } from "./csv.js";
+import { PARSED_COLUMNS, parsedFields } from "./parsed-columns.js";
 
 /** How `situs lookup` writes its answers: an optional header, then one line per row. */
 export interface AnswerFormat {
@@ -42,9 +42,6 @@ export const ANSWER_COLUMNS = [
   "message",
 ] as const;
 
-/** What the parser read, in CSV output of free-text input (the columns of `situs parse --csv`). */
-export const PARSED_COLUMNS = ["type", ...STRING_COMPONENTS] as const;
-
 /**
  * CSV: the input's own columns (every one of a CSV, in order; else the line as `input`), then
  * `row`, the parsed columns for free-text input, and the answer columns. A row whose record could
@@ -57,7 +54,7 @@ export class CsvAnswers implements AnswerFormat {
     private readonly inputColumns: readonly string[] | undefined,
     private readonly parsed: boolean,
   ) {
-    this.header = `${formatCsvRecord([
+    this.header = `${csvLine([
       ...(inputColumns ?? ["input"]),
       "row",
       ...(parsed ? PARSED_COLUMNS : []),
@@ -69,14 +66,9 @@ export class CsvAnswers implements AnswerFormat {
     const echoed = this.inputColumns
       ? this.inputColumns.map((_, i) => row.fields?.[i] ?? "")
       : [row.input ?? ""];
-    const parsed = this.parsed ? parsedFields(row) : [];
-    return `${formatCsvRecord([...echoed, String(row.row), ...parsed, ...answerFields(answer)])}\n`;
+    const parsed = this.parsed ? parsedFields(row.parsed) : [];
+    return `${csvLine([...echoed, String(row.row), ...parsed, ...answerFields(answer)])}\n`;
   }
-}
-
-function parsedFields(row: BulkRow): string[] {
-  const components = row.parsed?.components;
-  return [row.parsed?.type ?? "", ...STRING_COMPONENTS.map((name) => components?.[name] ?? "")];
 }
 
 function answerFields(answer: RowAnswer): string[] {

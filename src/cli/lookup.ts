@@ -8,9 +8,10 @@ import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { StoredParcelIndex } from "../parcels/stored-parcel-index.js";
 import type { Parser } from "../parse/parser.js";
 import { BufferedOutput } from "./buffered-output.js";
-import { BulkLookup, CsvInput, lookUpLines } from "./bulk-lookup.js";
+import { BulkLookup, lookUpLines, lookUpRecords } from "./bulk-lookup.js";
 import type { BulkRow } from "./bulk-rows.js";
 import { csvAddressRow, csvComponentsRow, jsonRow, lineRow } from "./bulk-rows.js";
+import { CsvHeaderError, CsvInput } from "./csv-input.js";
 import { s3Environment } from "./index-location.js";
 import type { AnswerFormat } from "./lookup-formats.js";
 import { CsvAnswers, JSON_LINES } from "./lookup-formats.js";
@@ -99,8 +100,6 @@ function readOptions(args: string[]): Options | string {
   };
 }
 
-class UsageError extends Error {}
-
 /** `situs lookup`: the bulk form of POST /v1/verify/lookup over a local or S3 index. */
 export async function run(args: string[]): Promise<number> {
   const options = readOptions(args);
@@ -127,7 +126,7 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof CsvHeaderError)) throw error;
     process.stderr.write(`situs lookup: ${error.message}\n`);
     return 2;
   } finally {
@@ -148,20 +147,15 @@ async function lookUpAll(index: StoredParcelIndex, options: Options, input: Read
     return;
   }
   const csv = await CsvInput.open(input);
-  if (csv.headerUnterminated) throw new UsageError("the CSV header has a quote that is never closed");
   const header = csv.header ?? [];
   const column = options.column;
   let rowOf: (record: CsvRecord, row: number) => BulkRow = csvComponentsRow(header);
   if (column !== undefined) {
-    const at = header.findIndex((name) => name.trim() === column);
-    if (at < 0) {
-      const found = csv.header === undefined ? "the CSV is empty" : `its columns: ${header.join(", ")}`;
-      throw new UsageError(`no column "${column}" in the CSV header; ${found}`);
-    }
+    const at = csv.column(column);
     rowOf = csvAddressRow(parser(), header, at);
   }
   const format = csvOutput ? new CsvAnswers(header, column !== undefined) : JSON_LINES;
-  await answerAll(index, options, format, (lookup) => csv.lookUp(lookup, rowOf));
+  await answerAll(index, options, format, (lookup) => lookUpRecords(csv, lookup, rowOf));
 }
 
 /** Runs `feed` through a bulk lookup, writing each window's answers in order as it completes. */

@@ -1,13 +1,16 @@
 import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import type { CsvRecord } from "../csv.js";
+import { csvLine } from "../csv.js";
 import type { ParseAnswer } from "../parse/parse-answer.js";
-import { MAX_LINE_LENGTH, STRING_COMPONENTS } from "../parse/parse-answer.js";
+import { MAX_LINE_LENGTH } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";
 import { openParser } from "../app/composition.js";
 import { loadConfig } from "../config.js";
 import { BufferedOutput } from "./buffered-output.js";
-import { formatCsvRecord, isOpenRecord, parseCsvRecord } from "./csv.js";
+import { CsvHeaderError, CsvInput, unreadableRecord } from "./csv-input.js";
+import { PARSED_COLUMNS, parsedFields } from "./parsed-columns.js";
 import { Progress } from "./progress.js";
 
 const USAGE = `Usage:
@@ -16,6 +19,10 @@ const USAGE = `Usage:
   situs parse --input FILE|- --csv --column NAME
                                           CSV in (header required); the CSV out adds the parse
                                           columns: type, every component, lines, warnings, confidence
+
+One CSV row out per record after the header, blank lines too (parsed as an empty line). A record
+with a quote never closed or another field count than the header's leaves its columns empty, with
+invalid_csv under warnings; an address over 256 characters has line_too_long there.
 `;
 
 interface Options {
@@ -61,8 +68,14 @@ export const parseCommand = {
     }
     const input = options.input === "-" ? process.stdin : createReadStream(options.input);
     const progress = new Progress(options.input === "-" ? undefined : statSync(options.input).size);
-    if (options.csv) await parseCsv(parser, input, options.column!, progress);
-    else await parseLines(parser, input, progress);
+    try {
+      if (options.csv) await parseCsv(parser, counted(input, progress), options.column!);
+      else await parseLines(parser, input, progress);
+    } catch (error) {
+      if (!(error instanceof CsvHeaderError)) throw error;
+      process.stderr.write(`situs parse: ${error.message}\n`);
+      return 2;
+    }
     progress.done();
     return 0;
   },
@@ -82,41 +95,56 @@ async function parseLines(parser: Parser, input: Readable, progress: Progress): 
   await out.flush();
 }
 
-const CSV_COLUMNS = ["type", ...STRING_COMPONENTS, "lines", "warnings", "confidence"] as const;
+/** The columns `--csv` adds to the input's. */
+const CSV_COLUMNS = [...PARSED_COLUMNS, "lines", "warnings", "confidence"] as const;
 
-async function parseCsv(parser: Parser, input: Readable, column: string, progress: Progress): Promise<void> {
-  const out = new BufferedOutput();
-  let header: string[] | undefined;
-  let index = -1;
-  let pending = "";
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    progress.advance(text.length + 1);
-    pending = pending === "" ? text : `${pending}\n${text}`;
-    if (isOpenRecord(pending)) continue;
-    const fields = parseCsvRecord(pending);
-    pending = "";
-    if (header === undefined) {
-      header = fields;
-      index = header.indexOf(column);
-      if (index < 0) throw new Error(`no column "${column}" in the CSV header`);
-      await out.write(`${formatCsvRecord([...header, ...CSV_COLUMNS])}\n`);
-      continue;
-    }
-    const line = fields[index] ?? "";
-    const added = tooLong(line)
-      ? CSV_COLUMNS.map((name) => (name === "warnings" ? "line_too_long" : ""))
-      : csvFields(parser.parse(line));
-    await out.write(`${formatCsvRecord([...fields, ...added])}\n`);
+/** The bytes of `input` as they are read, counted on the progress bar. */
+async function* counted(input: Readable, progress: Progress): AsyncGenerator<Buffer> {
+  for await (const chunk of input) {
+    progress.advance((chunk as Buffer).length);
+    yield chunk as Buffer;
   }
+}
+
+/** Reads CSV with the reader `situs lookup` uses; writes one row per record after the header. */
+async function parseCsv(parser: Parser, input: AsyncIterable<Buffer>, column: string): Promise<void> {
+  const csv = await CsvInput.open(input);
+  const header = csv.header ?? [];
+  const rowOf = csvRow(parser, header, csv.column(column));
+  const out = new BufferedOutput();
+  await out.write(`${csvLine([...header, ...CSV_COLUMNS])}\n`);
+  await csv.eachRow((record) => out.write(`${csvLine(rowOf(record))}\n`));
   await out.flush();
+}
+
+/**
+ * The output row of a record: its fields and what the parser read from column `at`. A blank line
+ * is answered as an empty line is; a record that cannot be read leaves the input columns empty
+ * rather than shift its fields under other headers.
+ */
+function csvRow(parser: Parser, header: readonly string[], at: number): (record: CsvRecord) => string[] {
+  const unread = header.map(() => "");
+  return (record) => {
+    if (unreadableRecord(record, header) !== undefined) return [...unread, ...refused("invalid_csv")];
+    if (record.fields.length === 0) return [...unread, ...answerFields(parser.parse(""))];
+    const line = record.fields[at] ?? "";
+    return [
+      ...record.fields,
+      ...(tooLong(line) ? refused("line_too_long") : answerFields(parser.parse(line))),
+    ];
+  };
+}
+
+/** The added columns of a row the parser does not read: empty, but for `code` under warnings. */
+function refused(code: string): string[] {
+  return CSV_COLUMNS.map((name) => (name === "warnings" ? code : ""));
 }
 
 function tooLong(line: string): boolean {
   return line.length > MAX_LINE_LENGTH && [...line].length > MAX_LINE_LENGTH;
 }
 
-function csvFields(answer: ParseAnswer): string[] {
-  const components = STRING_COMPONENTS.map((name) => answer.components[name] ?? "");
+function answerFields(answer: ParseAnswer): string[] {
   const warnings = answer.warnings.map((warning) => warning.code).join(";");
-  return [answer.type, ...components, answer.lines.join(" | "), warnings, String(answer.confidence)];
+  return [...parsedFields(answer), answer.lines.join(" | "), warnings, String(answer.confidence)];
 }

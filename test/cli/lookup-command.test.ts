@@ -2,16 +2,16 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { test } from "node:test";
-import { ANSWER_COLUMNS, PARSED_COLUMNS } from "../../src/cli/lookup-formats.js";
+import { ANSWER_COLUMNS } from "../../src/cli/lookup-formats.js";
+import { PARSED_COLUMNS } from "../../src/cli/parsed-columns.js";
 import { run } from "../../src/cli/lookup.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
-import { readCsvBatches } from "../../src/csv.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { projectPath } from "../../src/paths.js";
 import { exportedRows, temporaryDir, writeCanonical } from "../parcels/index-fixtures.js";
+import { csvRows } from "./csv-output.js";
 
 /** A two-parcel index in Berkeley, and the service ID of each address. */
 async function tinyIndex(dir: string): Promise<{ index: string; ids: Map<string, string> }> {
@@ -43,15 +43,6 @@ const jsonLines = (text: string): Array<Record<string, unknown>> =>
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-/** CSV output read back with the project's reader (quoted line breaks and all). */
-async function csvRows(text: string): Promise<string[][]> {
-  const records: string[][] = [];
-  for await (const batch of readCsvBatches(Readable.from([Buffer.from(text)]))) {
-    for (const record of batch) records.push(record.fields);
-  }
-  return records;
-}
 
 /** Runs the command in-process with its answers written to a file; the exit code and the file. */
 async function lookup(dir: string, args: string[]): Promise<[number, string]> {

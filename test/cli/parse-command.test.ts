@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { projectPath } from "../../src/paths.js";
+import { csvRows } from "./csv-output.js";
 
 function situs(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [projectPath("bin", "situs"), ...args], {
@@ -53,6 +54,44 @@ test("situs parse --csv --column reads and writes CSV, quoted fields included", 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("situs parse --csv: one row per record after the header, blank and unreadable ones too", async () => {
+  const input = [
+    "\uFEFFid,address,note",
+    '1,"10 Main St\nBerkeley, CA 94704",kept', // a quoted line break
+    "",
+    '2,"PO Box 12, Berkeley CA 94704"', // short
+    '3,"12 Oak Ave, Berkeley CA 94704",x,y', // long
+    `4,${"9".repeat(300)},long`,
+    '5,"99 Main St, Berkeley', // a quote never closed
+  ].join("\r\n");
+  const result = situs(["parse", "--input", "-", "--csv", "--column", "address"], input);
+  assert.equal(result.status, 0, result.stderr);
+  const [header, ...rows] = await csvRows(result.stdout);
+  const column = (row: string[] | undefined, name: string) => row?.[header!.indexOf(name)];
+  assert.deepEqual(header?.slice(0, 4), ["id", "address", "note", "type"]);
+  assert.deepEqual(
+    rows.map((row) => [...row.slice(0, 3), column(row, "type"), column(row, "warnings")]),
+    [
+      ["1", "10 Main St\nBerkeley, CA 94704", "kept", "street", ""],
+      ["", "", "", "ambiguous", "empty_input"],
+      ["", "", "", "", "invalid_csv"],
+      ["", "", "", "", "invalid_csv"],
+      ["4", "9".repeat(300), "long", "", "line_too_long"],
+      ["", "", "", "", "invalid_csv"],
+    ],
+  );
+  assert.ok(rows.every((row) => row.length === header!.length));
+});
+
+test("situs parse --csv refuses a header it cannot use and exits 2", () => {
+  const missing = situs(["parse", "--input", "-", "--csv", "--column", "street"], "id,address\n1,x\n");
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /no column "street" in the CSV header; its columns: id, address/);
+  const open = situs(["parse", "--input", "-", "--csv", "--column", "id"], '"id,address\n1,x\n');
+  assert.equal(open.status, 2);
+  assert.match(open.stderr, /the CSV header has a quote that is never closed/);
 });
 
 test("situs parse with bad options explains itself and exits 2", () => {

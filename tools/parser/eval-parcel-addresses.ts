@@ -4,8 +4,7 @@
  * its street components (and city and ZIP when the raw text holds them) compared with the
  * county's columns, suffixes standardized alike. Run: `npm run eval:parser -- --parcels FILE`.
  */
-import { readFileSync } from "node:fs";
-import { parseCsvRecord } from "../../src/cli/csv.js";
+import { readCsvBatches } from "../../src/csv.js";
 import type { Components } from "../../src/parse/parse-answer.js";
 import { standardStreetName } from "../../src/parse/assembly/street-components.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
@@ -47,22 +46,27 @@ function expected(row: Record<string, string>): Partial<Record<Compared, string>
   };
 }
 
-export function evaluateParcels(path: string): ParcelEvaluation {
-  const [header, ...records] = readFileSync(path, "utf8").trim().split("\n").map(parseCsvRecord);
+export async function evaluateParcels(path: string): Promise<ParcelEvaluation> {
   const parser = new RuleParser();
   const result: ParcelEvaluation = { addresses: 0, right: 0, failures: [] };
-  for (const record of records) {
-    const row = Object.fromEntries(header!.map((name, i) => [name, record[i] ?? ""]));
-    if (!row.raw_address) continue;
-    const want = expected(row);
-    const got: Components = parser.parse(row.raw_address).components;
-    const wrong = (Object.keys(want) as Compared[]).filter((key) => want[key] !== got[key]);
-    result.addresses++;
-    if (wrong.length === 0) result.right++;
-    else
-      result.failures.push(
-        `${row.raw_address}  | ${wrong.map((key) => `${key}: ${want[key]} / ${got[key]}`).join("; ")}`,
-      );
-  }
+  let header: string[] | undefined;
+  for await (const records of readCsvBatches(path))
+    for (const { fields } of records) {
+      if (header === undefined) header = fields;
+      else evaluateRow(parser, Object.fromEntries(header.map((name, i) => [name, fields[i] ?? ""])), result);
+    }
   return result;
+}
+
+function evaluateRow(parser: RuleParser, row: Record<string, string>, result: ParcelEvaluation): void {
+  if (!row.raw_address) return;
+  const want = expected(row);
+  const got: Components = parser.parse(row.raw_address).components;
+  const wrong = (Object.keys(want) as Compared[]).filter((key) => want[key] !== got[key]);
+  result.addresses++;
+  if (wrong.length === 0) result.right++;
+  else
+    result.failures.push(
+      `${row.raw_address}  | ${wrong.map((key) => `${key}: ${want[key]} / ${got[key]}`).join("; ")}`,
+    );
 }

@@ -176,7 +176,7 @@ if (invokedDirectly && process.argv.includes("--cv")) {
   const args = process.argv.slice(2);
   const parcelsAt = args.indexOf("--parcels");
   if (parcelsAt >= 0) {
-    const parcels = evaluateParcels(args[parcelsAt + 1]!);
+    const parcels = await evaluateParcels(args[parcelsAt + 1]!);
     process.stdout.write(
       `situs addresses: ${parcels.addresses}\nevery component right: ${percent(parcels.right, parcels.addresses)} (${parcels.right})\n` +
         parcels.failures.slice(0, 20).join("\n") +
