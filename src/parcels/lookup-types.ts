@@ -1,4 +1,5 @@
 /** Lookup answers and parcel records of SPEC.md ("Lookup answer", "Candidate object", "Parcel record"). */
+import { STRING_COMPONENTS, type StringComponent } from "../parse/parse-answer.js";
 
 export const LOOKUP_STATUSES = [
   "matched",
@@ -68,22 +69,28 @@ export interface ParcelRecord {
   zip4: string | null;
 }
 
-/** Components a lookup reads, as sent (strings; numbers already turned into strings). */
-export const LOOKUP_COMPONENTS = [
-  "addressNumber",
-  "addressNumberSuffix",
-  "predirectional",
-  "streetName",
-  "streetSuffix",
-  "postdirectional",
-  "occupancyType",
-  "occupancyId",
-  "city",
-  "state",
-  "zip5",
-  "zip4",
-] as const;
-export type LookupComponent = (typeof LOOKUP_COMPONENTS)[number];
+/**
+ * The parse answer's components a lookup does not read: a PO box or rural route is not a parcel's
+ * situs, and a firm, an urbanization or unplaced words are not matched against the index.
+ */
+const NOT_LOOKED_UP = [
+  "poBoxType",
+  "poBoxId",
+  "ruralRouteType",
+  "ruralRouteId",
+  "firm",
+  "urbanization",
+  "other",
+] as const satisfies readonly StringComponent[];
+export type LookupComponent = Exclude<StringComponent, (typeof NOT_LOOKED_UP)[number]>;
+
+/**
+ * Components a lookup reads, as sent (strings; numbers already turned into strings): the parse
+ * answer's, in its order, less NOT_LOOKED_UP. The index stores them in this order (TEXT_FIELDS).
+ */
+export const LOOKUP_COMPONENTS: readonly LookupComponent[] = STRING_COMPONENTS.filter(
+  (name): name is LookupComponent => !(NOT_LOOKED_UP as readonly string[]).includes(name),
+);
 
 /** A validated lookup request: streetName present, and zip5 or city present. */
 export type LookupRequest = { [K in LookupComponent]?: string } & { streetName: string };

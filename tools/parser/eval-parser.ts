@@ -16,16 +16,13 @@ import { readLabelledCorpus } from "../../src/parse/corpus/read-labelled-corpus.
 import type { LabelledAddress } from "../../src/parse/corpus/read-labelled-corpus.js";
 import { alignLabels, toServiceLabels } from "../../src/parse/corpus/usaddress-labels.js";
 import type { Components, StringComponent } from "../../src/parse/parse-answer.js";
-import { STRING_COMPONENTS } from "../../src/parse/parse-answer.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { projectPath } from "../../src/paths.js";
 import { crossValidate, CV_DEFAULTS } from "./cross-validation.js";
 import { evaluateParcels } from "./eval-parcel-addresses.js";
+import { SCORED } from "./parser-evaluation.js";
 import { corpusAvailable } from "./training-data.js";
-
-/** `other` holds what fits nowhere; it is not scored as a component. */
-const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
 
 interface Tally {
   predicted: number;

@@ -1,8 +1,8 @@
 import type { Label } from "../../src/parse/labels.js";
 import { STRING_COMPONENTS, type Components, type StringComponent } from "../../src/parse/parse-answer.js";
 
-/** `other` holds what fits nowhere; it is not scored as a component (as in eval:parser). */
-const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
+/** `other` holds what fits nowhere; it is not scored as a component (here and in eval:parser). */
+export const SCORED = STRING_COMPONENTS.filter((name) => name !== "other");
 
 /** One backend's answer on one held-out line. */
 export interface Outcome {
