@@ -1,5 +1,5 @@
 /**
- * The house's floors (docs/architecture.md "Layout"): every import runs downward and there are no
+ * The house's floors (docs/architecture.md "Floors"): every import runs downward and there are no
  * circles. `npm run lint` runs this check.
  *
  *   app, cli, main, config, services      wiring and entry points
