@@ -1,6 +1,7 @@
 import { addressType } from "./assembly/address-type.js";
 import { addBoxComponents } from "./assembly/box-components.js";
 import { boxLabels } from "./assembly/box-labels.js";
+import { countyAsOther } from "./assembly/county-labels.js";
 import { deliveryLines } from "./assembly/delivery-lines.js";
 import { Draft, labelRuns } from "./assembly/draft.js";
 import { foreignSpan, type ForeignSpan } from "./assembly/foreign-signals.js";
@@ -11,6 +12,7 @@ import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
 import { warningMessage } from "./assembly/warning-messages.js";
+import { stateHighwayName } from "./highway.js";
 import { LABELS } from "./labels.js";
 import type { Label } from "./labels.js";
 import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";
@@ -54,6 +56,8 @@ export function assemble(parse: LabelledParse): ParseAnswer {
   addUnitComponents(draft);
   addBoxComponents(draft);
   addPlaceComponents(draft, labels.intersectionAt >= 0);
+  const street = draft.components.streetName;
+  if (street !== undefined) draft.components.streetName = stateHighwayName(street, draft.components.state);
   const signals = { intersection: labels.intersectionAt >= 0, generalDelivery: draft.has("generalDelivery") };
   const type = addressType(draft.components, signals);
   const lines = deliveryLines(type, draft.components);
@@ -106,7 +110,10 @@ function readLabels(tokens: readonly Token[], labels: readonly Label[]) {
       tokens,
       unitLabels(
         tokens,
-        streetLabels(tokens, lotAfterStreet(tokens, unitSignInStreet(tokens, boxLabels(tokens, labels)))),
+        streetLabels(
+          tokens,
+          lotAfterStreet(tokens, unitSignInStreet(tokens, boxLabels(tokens, countyAsOther(tokens, labels)))),
+        ),
       ),
     ),
   );

@@ -1,5 +1,5 @@
 import { B_STATES, B_STATE_VARIANTS } from "../usps/generated-tables.js";
-import { standardDirectional, standardState } from "../usps/usps.js";
+import { standardDirectional, standardState, standardSuffix } from "../usps/usps.js";
 
 /**
  * Highway names per Publication 28 Appendix F (data/usps/f-highway-examples.tsv holds every
@@ -30,6 +30,8 @@ const FORMS: readonly HighwayForm[] = [
   ...forms("US HIGHWAY", ["US", "U S"], true),
   ...forms("RANCH ROAD", ["RANCH RD", "RANCH ROAD"], true),
   ...forms("HIGHWAY", ["HIGHWAY", "HWY", "HIWAY", "HWAY"]),
+  // HWYS 16 & 63: two highways sharing the road, one street (tailWords).
+  ...forms("HIGHWAY", ["HIGHWAYS", "HWYS"], true),
   ...forms("EXPRESSWAY", ["EXPRESSWAY"], true),
   ...forms("LOOP", ["LOOP"], true),
   // Texas spurs and business routes (SPUR 591, BUSINESS 190): not in Appendix F, same shape.
@@ -163,6 +165,13 @@ function tailWords(words: readonly string[], at: number): { length: number; stan
   if (first === "FRONTAGE" && isRoad) return { length: 2, standard: ["FRONTAGE", "RD"] };
   // HIGHWAY 71 BUSINESS, US 1 ALT: kept as typed.
   if (first !== undefined && TAIL_WORDS.has(first)) return { length: 1, standard: [first] };
+  // HIGHWAY 28 AND 55, HWYS 16 & 63: a second route number on the same road is the same street
+  // (written with AND), not an intersection, which names a second street.
+  if ((first === "AND" || first === "&") && second !== undefined && ROUTE_NUMBER.test(second)) {
+    // HWY 10 & 5 MILE RD is a corner with another street.
+    const street = standardSuffix(words[at + 2] ?? "") ?? standardSuffix(words[at + 3] ?? "");
+    if (street === undefined) return { length: 2, standard: ["AND", second] };
+  }
   return { length: 0, standard: [] };
 }
 
@@ -192,3 +201,16 @@ export function startsWithDigit(word: string): boolean {
   const c = word.charCodeAt(0);
   return c >= 48 && c <= 57;
 }
+
+/**
+ * `PR 462` in a Texas address is a private road, not a Puerto Rico highway: Texas counties sign
+ * and record private roads so (`PR 462`, like `RANCH RD 620` → `RANCH ROAD 620`). Once the
+ * address's state is known, a `PR HIGHWAY` name outside Puerto Rico reads `PRIVATE ROAD`; the
+ * parser and the parcel index both apply it, so both sides of a lookup agree.
+ */
+export function stateHighwayName(name: string, state: string | undefined): string {
+  if (state === undefined || state === "" || state === "PR" || !name.startsWith(PR_HIGHWAY)) return name;
+  return `PRIVATE ROAD ${name.slice(PR_HIGHWAY.length)}`;
+}
+
+const PR_HIGHWAY = "PR HIGHWAY ";

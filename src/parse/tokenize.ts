@@ -1,4 +1,4 @@
-import { standardUnitDesignator } from "../usps/usps.js";
+import { standardState, standardUnitDesignator } from "../usps/usps.js";
 import type { Token } from "./token.js";
 
 /**
@@ -12,7 +12,7 @@ import type { Token } from "./token.js";
  *   `-` inside numbers (`112-10`) and `#`, which, like `&`, is a token of its own.
  * - Glued forms are split: `RR03` → `RR 03`, `P.O.BOX12` → `PO BOX 12`, `#12` → `# 12`,
  *   `APT4B` → `APT 4B`, `94114-2414` → `94114 2414`, `941142414` → `94114 2414`,
- *   `WINSTON-SALEM` → `WINSTON SALEM`, `I-10` → `I 10`.
+ *   `WINSTON-SALEM` → `WINSTON SALEM`, `I-10` → `I 10`, `TX-71` → `TX 71`.
  */
 export function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
@@ -83,6 +83,24 @@ const GLUE_PREFIXES = new Set([
 
 function isGluePrefix(word: string): boolean {
   return GLUE_PREFIXES.has(word) || (word !== "NO" && standardUnitDesignator(word) !== undefined);
+}
+
+/**
+ * `TX-71`, `US-101`, `CA-1`: a state or US route written with a hyphen, read as `TX 71` (the
+ * highway forms then give `TX HIGHWAY 71`). A state code before a number of up to four digits
+ * and perhaps a letter, not right after a unit designator (`APT IN-5` is a unit's number).
+ */
+function isStateRoute(parts: readonly string[], before: readonly Token[]): boolean {
+  const previous = before[before.length - 1]?.text;
+  // APT IN-5, # CA-2: after a unit designator it is the unit's number.
+  if (previous !== undefined && (previous === "#" || standardUnitDesignator(previous) !== undefined))
+    return false;
+  return (
+    parts.length === 2 &&
+    parts[0]!.length === 2 &&
+    (parts[0] === "US" || standardState(parts[0]!) === parts[0]) &&
+    /^\d{1,4}[A-Z]?$/.test(parts[1]!)
+  );
 }
 
 /** One run of non-separator characters, cleaned: kept characters with their input offsets. */
@@ -159,7 +177,7 @@ class Chunk {
     const hyphen = piece.indexOf("-");
     if (hyphen < 0) return this.emitWord(from, to, out);
     const parts = piece.split("-");
-    if (isZipPlus4(parts) || parts.every(isLetters) || isGluePrefix(parts[0]!)) {
+    if (isZipPlus4(parts) || parts.every(isLetters) || isGluePrefix(parts[0]!) || isStateRoute(parts, out)) {
       let at = from;
       for (const part of parts) {
         if (part !== "") this.emitWord(at, at + part.length, out);

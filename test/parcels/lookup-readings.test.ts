@@ -415,3 +415,21 @@ test("SPEC points: building_id without a top-level parcel; no house number on a 
   assert.deepEqual([only.status, only.apn, only.matchConfidence], ["no_situs_parcel", "J2", 0.3]);
   assert.deepEqual(only.candidates, [], "a street's only parcel");
 });
+
+test("PR 462 in a Texas county file is a private road, found as the parser writes it", async (t) => {
+  const gazetteer = new Gazetteer([
+    { zip5: "79556", city: "SWEETWATER", state: "TX", lat: 32.47, lon: -100.4 },
+  ]);
+  const place = { fips: "48353", city: "SWEETWATER", state: "TX", zip5: "79556" };
+  const rows = [row("PR1", "4500", "PR 462", place), row("PR2", "4502", "PR 462", place)];
+  const { ids, lookup } = await lookupFixture(t, rows, { gazetteer });
+  // The parser's PRIVATE ROAD 462, and PR 462 as typed: both the county's private road.
+  for (const [addressNumber, streetName, apn] of [
+    ["4500", "PRIVATE ROAD 462", "PR1"],
+    ["4502", "PR 462", "PR2"],
+  ] as const) {
+    const answer = await lookup({ addressNumber, streetName, ...place });
+    assert.equal(answer.status, "matched", streetName);
+    assert.equal(answer.service_id, ids.get(apn), streetName);
+  }
+});

@@ -1,3 +1,4 @@
+import { stateHighwayName } from "../../parse/highway.js";
 import type { Parser } from "../../parse/parser.js";
 import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import type { ColumnMapping, MappedField } from "./column-mapping.js";
@@ -423,6 +424,7 @@ export class RowReader {
       }
       if (place && row.state === "") row.state = place.state;
     }
+    row.streetName = stateHighwayName(row.streetName, row.state || stateOfCounty(row.fips));
   }
 
   private reject(line: number, reason: string): Reject {

@@ -1,3 +1,4 @@
+import { stateHighwayName } from "../../parse/highway.js";
 import type { DecodedChunk } from "../format/chunk-format.js";
 import { LOCAL_TYPES } from "../county-spellings.js";
 import type { Gazetteer } from "../../places/gazetteer.js";
@@ -50,7 +51,10 @@ export function normalizeQuery(request: LookupRequest): LookupQuery {
     addressNumber: number.addressNumber,
     addressNumberSuffix: numberSuffixOf(number, numberSuffix),
     predirectional: normalizeDirectional(request.predirectional ?? ""),
-    streetName: normalizeStreetName(request.streetName),
+    streetName: stateHighwayName(
+      normalizeStreetName(request.streetName),
+      normalizeState(request.state ?? ""),
+    ),
     streetSuffix: normalizeSuffix(request.streetSuffix ?? ""),
     postdirectional: normalizeDirectional(request.postdirectional ?? ""),
     occupancyId: unitOf(normalizeUnitType(request.occupancyType ?? ""), unitId, number, numberSuffix),

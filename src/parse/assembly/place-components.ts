@@ -1,16 +1,12 @@
 import { puertoRicoAbbreviation, standardState } from "../../usps/usps.js";
+import { COUNTRY_NAMES } from "../country-names.js";
 import type { Draft } from "./draft.js";
 
-/** The country written after a US address: kept in `other` without a warning, it is no error. */
-const US_NAMES: ReadonlySet<string> = new Set([
-  "USA",
-  "US",
-  "U S A",
-  "U S",
-  "UNITED STATES",
-  "UNITED STATES OF AMERICA",
-  "AMERICA",
-]);
+/**
+ * The country written after a US address: no part of it (Pub 28 lines carry no country) and no
+ * error. Closing the line it is dropped; elsewhere it stays in `other`, without a warning.
+ */
+const US_NAMES: ReadonlySet<string> = new Set(COUNTRY_NAMES.map((words) => words.join(" ")));
 
 /** Firm, urbanization, city, state, ZIP and `other` (DECISIONS.md "States", "Last line"). */
 export function addPlaceComponents(draft: Draft, quietOther: boolean): void {
@@ -24,6 +20,7 @@ export function addPlaceComponents(draft: Draft, quietOther: boolean): void {
   addState(draft);
   addZip(draft);
   for (const run of draft.runsOf("other")) {
+    if (run.to === draft.tokens.length && US_NAMES.has(draft.text(run))) continue;
     draft.addOther(run.from, draft.text(run));
     if (!quietOther && !US_NAMES.has(draft.text(run))) draft.warn("unknown_tokens", run.from, run.to);
   }

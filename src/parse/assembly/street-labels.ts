@@ -1,4 +1,10 @@
-import { isUnlistedSuffix, standardDirectional, standardSuffix } from "../../usps/usps.js";
+import {
+  isStandardSuffix,
+  isUnlistedSuffix,
+  standardDirectional,
+  standardSuffix,
+  suffixName,
+} from "../../usps/usps.js";
 import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
@@ -54,6 +60,7 @@ type Reading = (tokens: readonly Token[], labels: readonly Label[]) => readonly 
 
 /** The readings in the order they apply; each returns `labels` itself when it changes nothing. */
 const READINGS: readonly Reading[] = [
+  highwayPair,
   junctionWord,
   leadingType,
   numberSuffixLetter,
@@ -66,12 +73,28 @@ const READINGS: readonly Reading[] = [
   typeAfterSuffix,
   directionalsByPlace,
   twoLetterDirectional,
+  buildingAfterAbbreviatedType,
   complexAfterStreet,
   stateWithoutZip,
   highwayNumber,
   lastSuffixWord,
   namesAndHighways,
 ];
+
+/**
+ * `HWYS 16 & 63`, `HIGHWAY 28 AND 55` labelled as two streets meeting: one road signed with two
+ * route numbers, one street (highway.ts), when the street, the joining word and the number after
+ * it make exactly one highway name.
+ */
+function highwayPair(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const join = labels.indexOf("intersection");
+  if (join < 1 || labels[join - 1] !== "streetName" || labels[join + 1] !== "streetName") return labels;
+  let start = join - 1;
+  while (start > 0 && labels[start - 1] === "streetName") start--;
+  const end = runEnd(labels, join + 1);
+  const words = tokens.slice(0, end).map((token) => token.text);
+  return coversExactly(words, start, end) ? relabelled(labels, join, join + 1, "streetName") : labels;
+}
 
 /** Words that open a line naming where two roads meet (`JCT 4 & 13`, `CRSRDS HIGHWAY 139`). */
 const JUNCTION_WORDS: ReadonlySet<string> = new Set([
@@ -130,6 +153,44 @@ function complexAfterStreet(_tokens: readonly Token[], labels: readonly Label[])
   if (labels[after] === "streetName" || labels[after] === "postdirectional") return labels;
   return relabelled(labels, end, after, "firm");
 }
+
+/**
+ * `4TH AVE S UPTOWN SQUARE`, `MARKET ST JAEGER PLAZA` labelled as one street whose last word is
+ * the suffix: an abbreviated street type inside the name (perhaps with a directional after it)
+ * ends the street, and the name and building word after it (a plaza, square, center, mall or
+ * tower) are a building there, which complexAfterStreet then reads as the firm. Only a type
+ * written abbreviated counts (`FOREST PARK PLAZA` keeps its name) and only building words end a
+ * building's name (`PORT ST LUCIE BLVD` stays one street).
+ */
+function buildingAfterAbbreviatedType(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  const street = nameAndAnySuffix(labels);
+  if (street === null || street.end - street.nameEnd !== 1) return labels;
+  if (!BUILDING_WORDS.has(tokens[street.nameEnd]!.text)) return labels;
+  for (let t = street.start + 1; t < street.nameEnd - 1; t++) {
+    const word = tokens[t]!.text;
+    if (!isStandardSuffix(word) || suffixName(word) === word) continue;
+    const post = standardDirectional(tokens[t + 1]!.text) !== undefined ? 1 : 0;
+    if (t + 1 + post >= street.nameEnd) return labels;
+    const copy = relabelled(labels, t, t + 1, "streetSuffix");
+    return post === 1 ? relabelled(copy, t + 1, t + 2, "postdirectional") : copy;
+  }
+  return labels;
+}
+
+/** Words that end the name of a building or a complex, not of a street, after a whole street. */
+const BUILDING_WORDS: ReadonlySet<string> = new Set([
+  "PLAZA",
+  "PLZ",
+  "SQUARE",
+  "SQ",
+  "CENTER",
+  "CTR",
+  "CENTRE",
+  "MALL",
+  "TOWER",
+  "TOWERS",
+  "COMMONS",
+]);
 
 /**
  * `5TH STREET N E 301` with E labelled a unit number or an unknown word: a postdirectional `N`

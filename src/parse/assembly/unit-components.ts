@@ -97,8 +97,8 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
     return { type: designator ?? "#", id: id! };
   }
   const words = draft.words(unit.type.from, unit.type.to);
-  // `APT #` is written with both; the designator is what counts.
-  const named = words.filter((word) => word !== "#");
+  // `APT #`, `APT NO`, `SUITE NUMBER` are written with a number sign; the designator is what counts.
+  const named = words.filter((word, at) => word !== "#" && (at === 0 || !UNIT_NUMBER_SIGNS.has(word)));
   const typed = named.length > 0 ? named.join(" ") : "#";
   // RR stands for REAR only alone (`18 ELM ST RR`); `RR 2` is a route mislabelled, kept as typed.
   const county = id === undefined ? countyUnitDesignator(typed) : undefined;
@@ -118,3 +118,6 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   }
   return { type, id };
 }
+
+/** Words for "number" after a unit's designator (`APT NO 12`, `SUITE NUMBER 300`). */
+const UNIT_NUMBER_SIGNS: ReadonlySet<string> = new Set(["NO", "NUMBER", "NUM", "NBR"]);

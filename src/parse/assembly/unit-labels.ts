@@ -1,6 +1,6 @@
 import { countyUnitDesignator, designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
-import { startsWithDigit } from "../rules/word-classes.js";
+import { isUnitId, startsWithDigit } from "../rules/word-classes.js";
 import type { Token } from "../token.js";
 import { labelRuns, type Run } from "./draft.js";
 import { opensUnit, pairUnits } from "./unit-components.js";
@@ -26,8 +26,9 @@ import { isLevelWord } from "../rules/street-words.js";
  * Returns `given` itself when nothing changes.
  */
 export function unitLabels(tokens: readonly Token[], given: readonly Label[]): readonly Label[] {
-  if (!given.includes("occupancyId")) return given;
-  const labels = floorsInOrder(tokens, given);
+  const numbered = numberAfterSign(tokens, given);
+  if (!numbered.includes("occupancyId")) return numbered;
+  const labels = floorsInOrder(tokens, numbered);
   let copy: Label[] | undefined;
   for (const unit of pairUnits(labelRuns(labels))) {
     const id = unit.id;
@@ -59,6 +60,23 @@ export function unitLabels(tokens: readonly Token[], given: readonly Label[]): r
   }
   return copy ?? labels;
 }
+
+/**
+ * `APT NO 12` with 12 labelled other: the number after a designator that ends in a number sign
+ * (`#`, `NO`, `NUMBER`) is that unit's number. Returns `labels` itself when nothing changes.
+ */
+function numberAfterSign(tokens: readonly Token[], labels: readonly Label[]): readonly Label[] {
+  let copy: Label[] | undefined;
+  for (let t = 1; t < labels.length; t++) {
+    if (labels[t] !== "other" || labels[t - 1] !== "occupancyType") continue;
+    if (!NUMBER_SIGN_WORDS.has(tokens[t - 1]!.text) || !isUnitId(tokens[t]!.text)) continue;
+    copy ??= labels.slice();
+    copy[t] = "occupancyId";
+  }
+  return copy ?? labels;
+}
+
+const NUMBER_SIGN_WORDS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER", "NUM", "NBR"]);
 
 /** A designator that takes no number (`REAR`, `FRNT`, the county's `RR`): a lot's unit. */
 function isLotWord(word: string): boolean {

@@ -2,6 +2,7 @@ import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
 import { cityStartBefore } from "./city-boundary.js";
 import { cityGazetteer } from "./city-gazetteer.js";
+import { COUNTRY_NAMES } from "../country-names.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
 
@@ -18,17 +19,6 @@ export interface Tail {
   /** Where trailing country words (`USA`) start; the line's length when there are none. */
   country: number;
 }
-
-/** The country written after a US address, longest first (`U S A` is USA with its dots dropped). */
-const COUNTRY_NAMES: readonly string[][] = [
-  ["UNITED", "STATES", "OF", "AMERICA"],
-  ["UNITED", "STATES"],
-  ["U", "S", "A"],
-  ["U", "S"],
-  ["USA"],
-  ["US"],
-  ["AMERICA"],
-];
 
 /** Where trailing country words start (`end` when there are none); never the whole line. */
 function countryStart(l: Labelling, end: number): number {

@@ -114,6 +114,9 @@ function isWordUnitId(
  * Designators that are never the first word of a city, so one with no number is still a unit
  * (`123 MAIN ST APT SPRINGFIELD`); KEY, LOT, PIER ... may start a city (KEY WEST) and are not here.
  */
+/** Words for "number" written between a unit's designator and its number (`APT NO 12`). */
+const UNIT_NUMBER_WORDS: ReadonlySet<string> = new Set(["NO", "NUMBER", "NUM", "NBR"]);
+
 const BARE_DESIGNATORS: ReadonlySet<string> = new Set([
   "APT",
   "STE",
@@ -129,7 +132,8 @@ const BARE_DESIGNATORS: ReadonlySet<string> = new Set([
 
 function designated(l: Labelling, e: number, end: number, designator: string | undefined): number {
   let k = e + 1;
-  if (l.text(k) === "#" && k < end) k++;
+  // APT # 5, APT NO. 12, SUITE NUMBER 300: a number sign between the designator and its number.
+  if (k < end && (l.text(k) === "#" || (UNIT_NUMBER_WORDS.has(l.text(k)!) && isUnitId(l.text(k + 1))))) k++;
   if (
     k < end &&
     isUnitId(l.text(k)) &&
