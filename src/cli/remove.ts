@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { removeCounties } from "../parcels/ingest/ingest.js";
 import { openBlobStore } from "../parcels/store/open-blob-store.js";
-import { describeBuild, readCounties } from "./ingest.js";
+import { describeBuild, readCounties } from "./ingest-command.js";
 import { s3Environment } from "./index-location.js";
 
 const USAGE = `Usage: situs remove --index DIR|file:///DIR|s3://BUCKET/PREFIX --fips F[,F...]

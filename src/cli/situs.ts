@@ -2,9 +2,9 @@ import { describeConfig } from "../config.js";
 import { run as runAdmin } from "./admin.js";
 import { start } from "../main.js";
 import { parseCommand } from "./parse-command.js";
-import { run as runExport } from "./export.js";
-import { run as runIngest } from "./ingest.js";
-import { run as runLookup } from "./lookup.js";
+import { run as runExport } from "./export-command.js";
+import { run as runIngest } from "./ingest-command.js";
+import { run as runLookup } from "./lookup-command.js";
 import { run as runRemove } from "./remove.js";
 
 /**

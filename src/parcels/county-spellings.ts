@@ -1,6 +1,6 @@
 import { C1_UNLISTED_SUFFIXES } from "../usps/generated-tables.js";
 import { standardUnitDesignator } from "../usps/usps.js";
-import { LOCAL_STREET_TYPES, LOT_DESIGNATORS, SUFFIX_VARIANTS } from "./generated-tables.js";
+import { LOCAL_STREET_TYPES, LOT_DESIGNATORS, SUFFIX_VARIANTS } from "./generated-spellings.js";
 
 /**
  * Spellings counties and callers use that Publication 28 lacks, over the tables in data/parcels

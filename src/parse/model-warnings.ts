@@ -3,7 +3,7 @@ import { warningMessage } from "./assembly/warning-messages.js";
 import { usGazetteer } from "./gazetteer.js";
 import type { Label } from "./labels.js";
 import type { Warning, WarningCode } from "./parse-answer.js";
-import { COMMON_SUFFIXES } from "./rules/word-classes.js";
+import { COMMON_SUFFIXES } from "./rules/rule-word-classes.js";
 import type { Token } from "./token.js";
 
 /**

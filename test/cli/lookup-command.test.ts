@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ANSWER_COLUMNS } from "../../src/cli/lookup-formats.js";
 import { PARSED_COLUMNS } from "../../src/cli/parsed-columns.js";
-import { run } from "../../src/cli/lookup.js";
+import { run } from "../../src/cli/lookup-command.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";

@@ -16,7 +16,7 @@ import {
   splitStreet,
   unitOf,
 } from "../../src/parcels/normalize.js";
-import { GENERATED_PARCEL_PATH, renderTables } from "../../tools/generate-usps-tables.js";
+import { GENERATED_PARCEL_PATH, renderTables } from "../../tools/usps/generate-tables.js";
 
 test("text is uppercased, punctuation dropped, fractions and hyphenated numbers kept", () => {
   const cases: Array<[string, string]> = [
@@ -164,7 +164,7 @@ test("county spellings of street types: normalized on both sides, split off a wh
   });
 });
 
-test("the generated county tables are up to date with data/parcels (run npm run generate:usps)", () => {
+test("the generated county tables are up to date with data/parcels (run npm run generate:tables)", () => {
   const normalize = (text: string) => text.replace(/\s+/g, "").replace(/,([\]}])/g, "$1");
   assert.ok(normalize(readFileSync(GENERATED_PARCEL_PATH, "utf8")) === normalize(renderTables("parcels")));
 });

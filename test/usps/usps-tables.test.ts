@@ -17,9 +17,9 @@ import {
   standardUnitDesignator,
   stateKind,
 } from "../../src/usps/usps.js";
-import { GENERATED_PATH, renderTables } from "../../tools/generate-usps-tables.js";
+import { GENERATED_PATH, renderTables } from "../../tools/usps/generate-tables.js";
 
-test("the generated tables are up to date with data/usps (run npm run generate:usps)", () => {
+test("the generated tables are up to date with data/usps (run npm run generate:tables)", () => {
   const normalize = (text: string) => text.replace(/\s+/g, "").replace(/,([\]}])/g, "$1");
   assert.ok(normalize(readFileSync(GENERATED_PATH, "utf8")) === normalize(renderTables()), "out of date");
 });

@@ -1,7 +1,7 @@
 import { standardDirectional, standardState, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { cityGazetteer } from "../rules/city-gazetteer.js";
-import { hasDigit, isAttentionWord, startsWithDigit } from "../rules/word-classes.js";
+import { hasDigit, isAttentionWord, startsWithDigit } from "../rules/rule-word-classes.js";
 import type { Token } from "../token.js";
 import { runEnd } from "./draft.js";
 

@@ -8,7 +8,7 @@ import {
 import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
-import { COMMON_SUFFIXES, isAllDigits } from "../rules/word-classes.js";
+import { COMMON_SUFFIXES, isAllDigits } from "../rules/rule-word-classes.js";
 import { WORD_CLASS, wordClasses } from "../word-classes.js";
 import { runEnd } from "./draft.js";
 

@@ -1,6 +1,6 @@
 import { countyUnitDesignator, designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
-import { isUnitId, startsWithDigit } from "../rules/word-classes.js";
+import { isUnitId, startsWithDigit } from "../rules/rule-word-classes.js";
 import type { Token } from "../token.js";
 import { labelRuns, type Run } from "./draft.js";
 import { opensUnit, pairUnits } from "./unit-components.js";

@@ -1,5 +1,5 @@
 import { keepOneBoxGroup } from "../assembly/box-labels.js";
-import { isUnitId, startsWithDigit } from "./word-classes.js";
+import { isUnitId, startsWithDigit } from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 
 /**

@@ -2,7 +2,7 @@ import { standardState } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { cityGazetteer } from "./city-gazetteer.js";
 import { labelUnits } from "./unit-rules.js";
-import { designatorOf, startsWithDigit, suffixOf } from "./word-classes.js";
+import { designatorOf, startsWithDigit, suffixOf } from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 import type { StreetSpan } from "./street-words.js";
 

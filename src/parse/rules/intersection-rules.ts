@@ -1,5 +1,5 @@
 import { labelStreet } from "./street-rules.js";
-import { INTERSECTION_WORDS } from "./word-classes.js";
+import { INTERSECTION_WORDS } from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 import type { Segment, SegmentRole } from "./segment.js";
 

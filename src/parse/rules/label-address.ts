@@ -19,7 +19,7 @@ import {
   isUnitId,
   startsWithDigit,
   suffixOf,
-} from "./word-classes.js";
+} from "./rule-word-classes.js";
 import { foreignSpan } from "../assembly/foreign-signals.js";
 import { Labelling } from "./labelling.js";
 import { isFirmStretch, labelFirm, labelPlace } from "./firm-rules.js";

@@ -10,7 +10,7 @@ import {
   startsWithDigit,
   suffixOf,
   isAttentionWord,
-} from "./word-classes.js";
+} from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 import { knownCityStart, lastGroupOf, labelCity } from "./city-boundary.js";
 import type { StreetSpan } from "./street-words.js";

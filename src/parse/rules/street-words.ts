@@ -11,7 +11,7 @@ import {
   isUnitId,
   startsWithDigit,
   suffixOf,
-} from "./word-classes.js";
+} from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 
 /** Word tests shared by the street rules: boundaries, units ahead, suffix words, bare numbers. */

@@ -7,7 +7,7 @@ import {
   isUnitId,
   startsWithDigit,
   suffixOf,
-} from "./word-classes.js";
+} from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
 import { startsSaintCity } from "./city-boundary.js";
 import type { StreetSpan } from "./street-words.js";

@@ -4,7 +4,7 @@ import { cityStartBefore } from "./city-boundary.js";
 import { cityGazetteer } from "./city-gazetteer.js";
 import { COUNTRY_NAMES } from "../country-names.js";
 import type { Labelling } from "./labelling.js";
-import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./word-classes.js";
+import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./rule-word-classes.js";
 
 /** Where the last line starts: the state (or the ZIP when there is no state), or -1. */
 export interface Tail {

@@ -10,7 +10,7 @@ import {
   isUnitId,
   startsWithDigit,
   suffixOf,
-} from "./word-classes.js";
+} from "./rule-word-classes.js";
 
 /**
  * Secondary units from `at` on (Pub 28 §213): `APT 4B`, `# 5`, `STE 300`, `APT # 4`, `REAR`,
