@@ -22,6 +22,8 @@ module.exports = {
     upward("accounts-below-edges", floor("accounts/"), floor(...ENTRY, ...EDGES)),
     upward("parcels-below-accounts", floor("parcels/"), floor(...ENTRY, ...EDGES, "accounts/")),
     upward("parse-below-parcels", floor("parse/"), floor(...ENTRY, ...EDGES, "accounts/", "parcels/")),
+    // The index reports its phases; the HTTP edge turns them into Server-Timing (index-phases.ts).
+    upward("parcels-without-server-timing", floor("parcels/"), floor("runtime/timing\\.ts")),
     upward(
       "places-and-db-below-features",
       floor("places/", "db/"),

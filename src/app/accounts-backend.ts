@@ -12,7 +12,7 @@ import { GroupCommitUsageLedger } from "../accounts/ledger/group-commit-ledger.j
 import { applyLeftoverJournals, JournalUsageLedger } from "../accounts/ledger/journal-usage-ledger.js";
 import { PendingSpend } from "../accounts/ledger/pending-spend.js";
 import { migrate } from "../db/migrate.js";
-import { SERVICE_MIGRATIONS } from "./migrations.js";
+import { SERVICE_MIGRATIONS } from "./service-migrations.js";
 import { PgliteThreadDatabase } from "../db/pglite-thread-database.js";
 import { PostgresDatabase } from "../db/postgres-database.js";
 import { SqlAccountStore } from "../accounts/sql/sql-account-store.js";

@@ -4,7 +4,6 @@ import { locationRequired } from "../http/routes/lookup.js";
 import type { CsvRecord } from "../csv.js";
 import type { LookupRequest } from "../parcels/lookup-types.js";
 import type { ParcelIndex } from "../parcels/parcel-index.js";
-import { ServerTiming } from "../runtime/timing.js";
 import type { BulkRow, RowAnswer } from "./bulk-rows.js";
 import { errorBody, isRowError } from "./bulk-rows.js";
 import type { CsvInput } from "./csv-input.js";
@@ -51,7 +50,7 @@ export class BulkLookup {
   /** The answer of POST /v1/verify/lookup for a valid request (a refusal as its error body). */
   private async lookUp(request: LookupRequest): Promise<RowAnswer> {
     try {
-      const result = await this.index.lookup(request, new ServerTiming());
+      const result = (await this.index.lookup(request)).result;
       return "error" in result ? errorBody(locationRequired(result.states)) : result;
     } catch (error) {
       if (error instanceof ApiError) return errorBody(error);

@@ -1,18 +1,14 @@
 import type { LookupAnswer, ParcelRecord } from "./lookup-types.js";
 import { notFoundAnswer } from "./lookup-types.js";
-import type { ParcelIndex } from "./parcel-index.js";
-import type { ServerTiming } from "../runtime/timing.js";
+import type { ParcelIndex, Timed } from "./parcel-index.js";
 
 /** An index with no parcels: every lookup is `not_found` with nothing read. */
 export class EmptyParcelIndex implements ParcelIndex {
-  async lookup(_request: unknown, timing: ServerTiming): Promise<LookupAnswer> {
-    timing.add("r2fetch", 0);
-    timing.add("match", 0);
-    return notFoundAnswer();
+  async lookup(): Promise<Timed<LookupAnswer>> {
+    return { result: notFoundAnswer(), phases: { fetchMs: 0, matchMs: 0 } };
   }
 
-  async findById(_id: string, timing: ServerTiming): Promise<ParcelRecord | undefined> {
-    timing.add("r2fetch", 0);
-    return undefined;
+  async findById(): Promise<Timed<ParcelRecord | undefined>> {
+    return { result: undefined, phases: { fetchMs: 0 } };
   }
 }

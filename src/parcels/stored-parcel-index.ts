@@ -1,4 +1,3 @@
-import type { ServerTiming } from "../runtime/timing.js";
 import type { BlobStore } from "./store/blob-store.js";
 import { ByteLru } from "./store/chunk-cache.js";
 import type { Gazetteer } from "../places/gazetteer.js";
@@ -6,7 +5,7 @@ import { nationalGazetteer } from "../places/gazetteer.js";
 import { ParcelLookup } from "./lookup/parcel-lookup.js";
 import { IndexBuild, readCurrent } from "./store/index-build.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ParcelRecord } from "./lookup-types.js";
-import type { ParcelIndex } from "./parcel-index.js";
+import type { ParcelIndex, Timed } from "./parcel-index.js";
 import { IndexUnavailableError } from "./parcel-index.js";
 
 export interface StoredIndexOptions {
@@ -90,22 +89,20 @@ export class StoredParcelIndex implements ParcelIndex {
     this.options.onSwitch?.(previous?.buildId ?? null, next.buildId);
   }
 
-  async findById(serviceId: string, timing: ServerTiming): Promise<ParcelRecord | undefined> {
+  async findById(serviceId: string): Promise<Timed<ParcelRecord | undefined>> {
     const build = this.current();
-    return timing.measureAsync("r2fetch", () => unavailableOnFailure(() => build.findById(serviceId)));
+    const started = process.hrtime.bigint();
+    const result = await unavailableOnFailure(() => build.findById(serviceId));
+    return { result, phases: { fetchMs: elapsedMs(started) } };
   }
 
-  /** Lookup by address; `r2fetch` is the time spent reading chunks, `match` the rest. */
-  async lookup(request: LookupRequest, timing: ServerTiming): Promise<LookupAnswer | LocationAmbiguity> {
+  /** Lookup by address; `fetchMs` is the time spent reading chunks, `matchMs` the rest. */
+  async lookup(request: LookupRequest): Promise<Timed<LookupAnswer | LocationAmbiguity>> {
     const build = this.current();
     const fetch = { value: 0 };
     const started = process.hrtime.bigint();
-    try {
-      return await unavailableOnFailure(() => this.matcher.lookup(build, request, fetch));
-    } finally {
-      timing.add("r2fetch", fetch.value);
-      timing.add("match", Number(process.hrtime.bigint() - started) / 1e6 - fetch.value);
-    }
+    const result = await unavailableOnFailure(() => this.matcher.lookup(build, request, fetch));
+    return { result, phases: { fetchMs: fetch.value, matchMs: elapsedMs(started) - fetch.value } };
   }
 
   close(): void {
@@ -121,4 +118,8 @@ export async function unavailableOnFailure<T>(work: () => Promise<T>): Promise<T
     if (error instanceof IndexUnavailableError) throw error;
     throw new IndexUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
   }
+}
+
+function elapsedMs(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e6;
 }

@@ -7,7 +7,7 @@ import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { queryRequestLogs, usageReport } from "../../src/accounts/sql/account-queries.js";
 import { DEMO_TEAM_ID, ensureDemoTeam } from "../../src/app/demo-team.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { billUsage, voidUsage } from "../../src/accounts/ledger/usage-writes.js";
 import { accountsApp, bearer, PRICES } from "../support/accounts-app.js";
 import type { AccountsApp } from "../support/accounts-app.js";

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { UsageRecord } from "../../src/accounts/accounts.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import {
   billJournal,

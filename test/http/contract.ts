@@ -45,17 +45,15 @@ const RECORD: ParcelRecord = {
 /** An index holding one parcel, or failing the way it is told to. */
 function oneParcelIndex(failure?: Error, states?: number): ParcelIndex {
   return {
-    async lookup(_request, timing) {
-      timing.add("r2fetch", 0.1);
+    async lookup() {
       if (failure) throw failure;
-      if (states !== undefined) return { error: "location_required", states };
-      timing.add("match", 0.1);
-      return notFoundAnswer(["zip:94704"], "chunk");
+      const phases = { fetchMs: 0.1, matchMs: 0.1 };
+      if (states !== undefined) return { result: { error: "location_required", states }, phases };
+      return { result: notFoundAnswer(["zip:94704"], "chunk"), phases };
     },
-    async findById(id, timing) {
-      timing.add("r2fetch", 0.1);
+    async findById(id) {
       if (failure) throw failure;
-      return id === KNOWN_ID ? RECORD : undefined;
+      return { result: id === KNOWN_ID ? RECORD : undefined, phases: { fetchMs: 0.1 } };
     },
   };
 }

@@ -5,7 +5,6 @@ import { pino } from "pino";
 import { loadConfig } from "../../src/config.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { openConfiguredIndex } from "../../src/app/configured-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { exportedRows, temporaryDir } from "./index-fixtures.js";
 
 test("with no INDEX the service builds the demo index on first start and serves it", async (t) => {
@@ -27,9 +26,9 @@ test("with no INDEX the service builds the demo index on first start and serves 
     "parcels without a situs address",
   );
   const superseded = rows.find((r) => r.status === "superseded")!;
-  const record = await index.findById(superseded.service_id, new ServerTiming());
+  const record = (await index.findById(superseded.service_id)).result;
   assert.deepEqual(record?.superseded_by.sort(), superseded.superseded_by.split(";").sort());
-  const springfield = await index.lookup({ streetName: "MAIN", city: "Springfield" }, new ServerTiming());
+  const springfield = (await index.lookup({ streetName: "MAIN", city: "Springfield" })).result;
   assert.ok("error" in springfield && springfield.states > 2, "a city in several states needs a state");
 
   const again = await openConfiguredIndex(config, pino({ level: "silent" }));

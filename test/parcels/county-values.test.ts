@@ -9,7 +9,6 @@ import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 
 const PLACE = { fips: "06001", city: "BERKELEY", state: "CA", zip5: "94704" };
@@ -35,7 +34,7 @@ async function ingestRows(
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 22, refreshMs: 0 });
   t.after(() => index.close());
   const lookup = (request: Partial<LookupRequest>) =>
-    index.lookup(request as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+    index.lookup(request as LookupRequest).then((timed) => timed.result as LookupAnswer);
   return { dir, store, report, index, lookup, rows: await exportedRows(store) };
 }
 
@@ -63,7 +62,7 @@ test("APNs come back exactly as the county wrote them, in every answer", async (
       zip5: "94704",
     });
     assert.equal(answer.apn, apn.trim());
-    const record = await index.findById(answer.service_id!, new ServerTiming());
+    const record = (await index.findById(answer.service_id!)).result;
     assert.equal(record?.apn, apn.trim());
   }
   const shared = await lookup({ addressNumber: "99", streetName: "DANA", streetSuffix: "ST", zip5: "94704" });

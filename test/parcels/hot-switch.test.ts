@@ -6,7 +6,6 @@ import type { BlobStore } from "../../src/parcels/store/blob-store.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 
 const rowsOf = (count: number, extra = "") =>
@@ -39,7 +38,7 @@ test("a running index switches builds under concurrent lookups without a failed 
   let answered = 0;
   const reader = async () => {
     for (let i = 0; !stop; i++) {
-      const record = await index.findById(ids[(i * 37) % ids.length]!, new ServerTiming());
+      const record = (await index.findById(ids[(i * 37) % ids.length]!)).result;
       assert.ok(record, "every ID of version 1 is kept by later versions");
       seen.add(index.buildId ?? "");
       answered++;
@@ -57,7 +56,7 @@ test("a running index switches builds under concurrent lookups without a failed 
   assert.ok(answered > 100, `${answered} lookups answered during the switches`);
   void second;
   // The new build's records are served: addresses changed in version 3 (`1A` is number 1, suffix A).
-  const record = await index.findById(ids[0]!, new ServerTiming());
+  const record = (await index.findById(ids[0]!)).result;
   assert.deepEqual([record?.addressNumber, record?.addressNumberSuffix], ["1", "A"]);
 });
 

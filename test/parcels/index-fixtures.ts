@@ -14,7 +14,6 @@ import { ingest } from "../../src/parcels/ingest/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { projectPath } from "../../src/paths.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 
 export const SHARED_PARCELS = projectPath("..", "shared", "data", "parcels");
 export const COUNTY_MAPPING = projectPath("data", "parcel-mappings", "county-layout.json");
@@ -78,6 +77,8 @@ export async function lookupFixture(
     gazetteer: options.gazetteer,
   });
   const lookup = async (request: Partial<LookupRequest>) =>
-    index.lookup({ zip5: "94704", ...request } as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+    index
+      .lookup({ zip5: "94704", ...request } as LookupRequest)
+      .then((timed) => timed.result as LookupAnswer);
   return { ids, apnOf, index, lookup, store, exported };
 }

@@ -5,7 +5,6 @@ import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import type { ExportRow } from "./index-fixtures.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 
@@ -90,12 +89,12 @@ test("re-ingest keeps IDs, supersedes split, merged and inferred parcels, retire
   assert.equal(v2.get("400")!.status, "retired");
 
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 20, refreshMs: 0 });
-  const split = await index.findById(v1.get("100")!.service_id, new ServerTiming());
+  const split = (await index.findById(v1.get("100")!.service_id)).result;
   assert.equal(split?.status, "superseded");
   assert.equal(split?.apn, "100");
   assert.equal(split?.addressNumber, "10", "a superseded parcel answers with its last record");
   assert.deepEqual(split?.superseded_by.sort(), successors("100"));
-  const removed = await index.findById(v1.get("400")!.service_id, new ServerTiming());
+  const removed = (await index.findById(v1.get("400")!.service_id)).result;
   assert.deepEqual([removed?.status, removed?.superseded_by, removed?.streetName], ["active", [], "ELM"]);
 
   // Version 3 = version 2 plus APN 100 again: lineage is kept, and the superseded ID never comes back.

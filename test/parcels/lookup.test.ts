@@ -3,7 +3,6 @@ import { test } from "node:test";
 import { Gazetteer } from "../../src/places/gazetteer.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { documentedOnly } from "../support/documented-answers.js";
 import { auth, testApp, testServices } from "../support/test-app.js";
 import { FaultyStore } from "./faulty-store.js";
@@ -390,7 +389,7 @@ test("lookup and by-ID answers have exactly the fields docs/openapi.json documen
   assert.ok(statuses.size >= 4, `answers of several kinds checked: ${[...statuses].join(", ")}`);
   const recordDocumented = documentedOnly("ParcelRecord");
   for (const serviceId of ids.values()) {
-    const record = await index.findById(serviceId, new ServerTiming());
+    const record = (await index.findById(serviceId)).result;
     assert.ok(record !== undefined);
     recordDocumented(record);
   }

@@ -8,7 +8,6 @@ import { IndexBuild } from "../../src/parcels/store/index-build.js";
 import { ingest, removeCounties } from "../../src/parcels/ingest/ingest.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import type { ExportRow } from "./index-fixtures.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 
@@ -143,7 +142,7 @@ test("counties ingested in separate commands share one index; a refresh touches 
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 22, refreshMs: 0 });
   t.after(() => index.close());
   const lookup = (request: Partial<LookupRequest>) =>
-    index.lookup(request as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+    index.lookup(request as LookupRequest).then((timed) => timed.result as LookupAnswer);
   const kensington = await lookup({
     addressNumber: "7",
     streetName: "COLUSA",
@@ -162,7 +161,7 @@ test("counties ingested in separate commands share one index; a refresh touches 
   assert.deepEqual(ofCounty(left, "06013"), []);
   assert.deepEqual(ofCounty(left, "06001"), ofCounty(after, "06001"));
   const gone = ofCounty(both, "06013")[0]!.service_id;
-  assert.equal(await index.findById(gone, new ServerTiming()), undefined);
+  assert.equal((await index.findById(gone)).result, undefined);
   assert.equal(
     (await lookup({ addressNumber: "1", streetName: "ASHBURY", zip5: "94530" })).status,
     "not_found",
@@ -174,7 +173,7 @@ test("counties ingested in separate commands share one index; a refresh touches 
   const sf = ofCounty(left, "06075")[0]!;
   assert.equal((await chunkFiles(store)).get("94102"), `${first.buildId}/chunks/94102.bin`);
   assert.equal(await store.get(`builds/${first.buildId}/manifest.json`), undefined);
-  assert.equal((await index.findById(sf.service_id, new ServerTiming()))?.apn, "0856003");
+  assert.equal((await index.findById(sf.service_id)).result?.apn, "0856003");
   const octavia = await lookup({ addressNumber: "7", streetName: "OCTAVIA", zip5: "94102" });
   assert.equal(octavia.service_id, sf.service_id);
 });

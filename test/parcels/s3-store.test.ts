@@ -7,7 +7,6 @@ import { KEPT_BUILDS } from "../../src/parcels/store/index-writer.js";
 import { openBlobStore } from "../../src/parcels/store/open-blob-store.js";
 import { IndexUnavailableError } from "../../src/parcels/parcel-index.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { startS3 } from "../support/s3.js";
 import { exportedRows, temporaryDir, writeCanonical } from "./index-fixtures.js";
 
@@ -47,10 +46,10 @@ test("the index builds into, serves from and prunes an S3-compatible store", asy
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 20, refreshMs: 0 });
   assert.equal(index.buildId, builds[builds.length - 1]);
   const first = rows.find((r) => r.apn === "1")!;
-  const record = await index.findById(first.service_id, new ServerTiming());
+  const record = (await index.findById(first.service_id)).result;
   assert.deepEqual([record?.apn, record?.zip5, record?.status], ["1", "94702", "active"]);
 
   await s3.close();
   const other = rows.find((r) => r.apn === "2")!;
-  await assert.rejects(index.findById(other.service_id, new ServerTiming()), IndexUnavailableError);
+  await assert.rejects(index.findById(other.service_id), IndexUnavailableError);
 });

@@ -6,7 +6,6 @@ import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { OPENADDRESSES_MAPPING, parseMapping } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { COUNTY_MAPPING, exportedRows, SHARED_PARCELS, temporaryDir } from "./index-fixtures.js";
 
 const skip = existsSync(SHARED_PARCELS) ? false : "needs ../shared/data (absent)";
@@ -88,13 +87,13 @@ test("every shared parcel file ingests: counts, rejects and records", { skip }, 
   // Oakland parcels without an address answer lookup by ID with their record.
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 24, refreshMs: 0 });
   const noAddress = rows.find((r) => r.apn === "3-55-18")!;
-  const record = await index.findById(noAddress.service_id, new ServerTiming());
+  const record = (await index.findById(noAddress.service_id)).result;
   assert.equal(record?.status, "active");
   assert.equal(record?.streetName, null);
   assert.equal(record?.city, "OAKLAND");
   assert.equal(record?.lat, 37.8091855);
   for (const row of rows.filter((r, i) => i % 97 === 0)) {
-    const found = await index.findById(row.service_id, new ServerTiming());
+    const found = (await index.findById(row.service_id)).result;
     assert.equal(found?.service_id, row.service_id);
     assert.equal(found?.fips, row.fips);
   }

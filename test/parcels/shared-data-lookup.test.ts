@@ -9,7 +9,6 @@ import { normalizeStreetName } from "../../src/parcels/normalize.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { seededRandom } from "../../src/parcels/demo/synthetic.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { perturb } from "./fuzzy-perturbation.js";
 import { COUNTY_MAPPING, exportedRows, SHARED_PARCELS, temporaryDir } from "./index-fixtures.js";
 
@@ -27,7 +26,7 @@ async function sharedIndex(t: { after(fn: () => void): void }) {
   const rows = await exportedRows(store);
   const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 26, refreshMs: 0 });
   const lookup = (request: Partial<LookupRequest>) =>
-    index.lookup(request as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+    index.lookup(request as LookupRequest).then((timed) => timed.result as LookupAnswer);
   return { rows, lookup };
 }
 
@@ -142,7 +141,7 @@ test(
     });
     const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 24, refreshMs: 0 });
     const lookup = (request: Partial<LookupRequest>) =>
-      index.lookup(request as LookupRequest, new ServerTiming()) as Promise<LookupAnswer>;
+      index.lookup(request as LookupRequest).then((timed) => timed.result as LookupAnswer);
     const spelled = (await exportedRows(store)).filter(
       (r) => ["FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH"].includes(r.streetName) && r.addressNumber !== "",
     );

@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { ensureDemoTeam } from "../../src/app/demo-team.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import { buildServices } from "../../src/app/composition.js";
 import { loadConfig } from "../../src/config.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { Database } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { projectPath } from "../../src/paths.js";
 import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import { PgliteThreadDatabase } from "../../src/db/pglite-thread-database.js";

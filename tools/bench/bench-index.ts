@@ -11,7 +11,6 @@ import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { nationalPlan, writeNationalCsv } from "../../src/parcels/demo/synthetic-national.js";
 import { buildSyntheticIndex } from "../parcels/synthetic-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 
 /**
  * Parcel index benchmarks (the targets of README "Parcel index and lookup"), printing figures:
@@ -115,9 +114,8 @@ async function coldRead(store: LocalBlobStore): Promise<void> {
 
 async function lookupById(store: LocalBlobStore, sample: string[]): Promise<void> {
   const index = await StoredParcelIndex.open(store, { cacheBytes: 8 * 2 ** 30, refreshMs: 0 });
-  const timing = new ServerTiming();
   let started = process.hrtime.bigint();
-  for (const id of sample) if (!(await index.findById(id, timing))) throw new Error(`${id} not found`);
+  for (const id of sample) if (!(await index.findById(id)).result) throw new Error(`${id} not found`);
   print(
     `lookup by ID: warmed ${sample.length} IDs in ${seconds(started).toFixed(1)} s; cache ${(index.cache.usedBytes / 2 ** 20).toFixed(0)} MiB`,
   );
@@ -125,7 +123,7 @@ async function lookupById(store: LocalBlobStore, sample: string[]): Promise<void
   for (let i = 0; i < latencies.length; i++) {
     const id = sample[(i * 7919) % sample.length]!;
     started = process.hrtime.bigint();
-    await index.findById(id, new ServerTiming());
+    await index.findById(id);
     latencies[i] = seconds(started) * 1e6;
   }
   latencies.sort();

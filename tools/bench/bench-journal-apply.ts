@@ -9,7 +9,7 @@
  */
 import type { UsageRecord } from "../../src/accounts/accounts.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { PgliteDatabase } from "../../src/db/pglite-database.js";
 import { ensureDemoTeam, DEMO_TEAM_ID } from "../../src/app/demo-team.js";
 import { billJournal, encodeJournal } from "../../src/accounts/ledger/usage-journal.js";

@@ -1,6 +1,6 @@
 import { GroupCommitUsageLedger } from "../../src/accounts/ledger/group-commit-ledger.js";
 import { migrate } from "../../src/db/migrate.js";
-import { SERVICE_MIGRATIONS } from "../../src/app/migrations.js";
+import { SERVICE_MIGRATIONS } from "../../src/app/service-migrations.js";
 import { PostgresDatabase } from "../../src/db/postgres-database.js";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { newRequestId } from "../../src/ids.js";

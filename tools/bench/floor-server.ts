@@ -33,7 +33,6 @@ import { readLine } from "../../src/http/routes/parse.js";
 import { TurnBatch } from "../../src/http/turn/turn-batch.js";
 import { newRequestId } from "../../src/ids.js";
 import { openConfiguredIndex } from "../../src/app/configured-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { atTurnEnd } from "../../src/runtime/turn-end.js";
 import { BENCH_KEY } from "./http-rounds.js";
 
@@ -136,12 +135,12 @@ app.post("/v1/verify/parse", async (request, reply) => {
 });
 app.post("/v1/verify/lookup", async (request, reply) => {
   const lookup = readLookupRequest(request.body);
-  const answer = await lookups.run(() => index.lookup(lookup, new ServerTiming()));
+  const { result: answer } = await lookups.run(() => index.lookup(lookup));
   reply.type("application/json");
   return answered("lookup", "POST", request.url, answer);
 });
 app.get<{ Params: { id: string } }>("/v1/verify/lookup/:id", async (request, reply) => {
-  const answer = await fetches.run(() => index.findById(request.params.id, new ServerTiming()));
+  const { result: answer } = await fetches.run(() => index.findById(request.params.id));
   reply.type("application/json");
   return answered("lookup_by_id", "GET", request.url, answer);
 });

@@ -3,7 +3,6 @@ import { loadConfig } from "../../src/config.js";
 import { openParser } from "../../src/app/composition.js";
 import { readLookupRequest } from "../../src/http/routes/lookup.js";
 import { openConfiguredIndex } from "../../src/app/configured-index.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import type { Scenario } from "./scenarios.js";
 
 /**
@@ -56,7 +55,7 @@ function operation(
 ): Work {
   if (scenario.method === "GET") {
     const ids = scenario.paths.map((path) => path.slice(path.lastIndexOf("/") + 1));
-    return (i) => index.findById(ids[i % ids.length]!, new ServerTiming());
+    return (i) => index.findById(ids[i % ids.length]!);
   }
   const bodies = scenario.bodies.map((body) => JSON.parse(body ?? "null") as unknown);
   if (scenario.paths[0] === "/v1/verify/parse") {
@@ -64,5 +63,5 @@ function operation(
     return (i) => parser.parse(lines[i % lines.length]!);
   }
   const lookups = scenario.bodies.map((body) => readLookupRequest(Buffer.from(body ?? "")));
-  return (i) => index.lookup(lookups[i % lookups.length]!, new ServerTiming());
+  return (i) => index.lookup(lookups[i % lookups.length]!);
 }

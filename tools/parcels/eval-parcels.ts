@@ -24,7 +24,6 @@ import type { LookupAnswer } from "../../src/parcels/lookup-types.js";
 import { TEXT_FIELDS } from "../../src/parcels/parcel-row.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { projectPath } from "../../src/paths.js";
-import { ServerTiming } from "../../src/runtime/timing.js";
 import { SeededRandom } from "../seeded-random.js";
 import type { RecordAddress, Variant } from "./address-variants.js";
 import { STRICT_VARIANTS, VARIANTS, variantLines } from "./address-variants.js";
@@ -178,7 +177,7 @@ async function main(): Promise<void> {
             const request = readLookupRequest(
               Buffer.from(JSON.stringify({ type: parsed.type, components: parsed.components })),
             );
-            const result = await index.lookup(request, new ServerTiming());
+            const result = (await index.lookup(request)).result;
             if ("error" in result) outcome = "refused";
             else outcome = classify((answer = result), expected);
           } catch (error) {

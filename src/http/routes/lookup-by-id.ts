@@ -1,3 +1,4 @@
+import { addIndexPhases } from "../index-phases.js";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
 import { classifyParcelId } from "../../ids.js";
@@ -25,9 +26,8 @@ export function registerLookupByIdRoutes(app: FastifyInstance, services: Service
             "Building IDs cannot be fetched; fetch one of its parcels.",
           );
         }
-        const record = await fetches.run(() =>
-          services.parcels.findById(id.serviceId, request.situs!.timing),
-        );
+        const { result: record, phases } = await fetches.run(() => services.parcels.findById(id.serviceId));
+        addIndexPhases(request.situs!.timing, phases);
         if (record === undefined) {
           throw new ApiError("not_found", "No parcel has this ID.", { service_id: requested });
         }

@@ -1,3 +1,4 @@
+import { addIndexPhases } from "../index-phases.js";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
 import type { LookupAnswer, LookupRequest } from "../../parcels/lookup-types.js";
@@ -14,7 +15,8 @@ export function registerLookupRoutes(app: FastifyInstance, services: Services): 
   for (const url of ["/v1/verify/lookup", "/v1/property/lookup"]) {
     app.post(url, { config: { operation: "lookup" } }, async (request): Promise<LookupAnswer> => {
       const lookup = readLookupRequest(request.body);
-      const result = await lookups.run(() => services.parcels.lookup(lookup, request.situs!.timing));
+      const { result, phases } = await lookups.run(() => services.parcels.lookup(lookup));
+      addIndexPhases(request.situs!.timing, phases);
       if ("error" in result) throw locationRequired(result.states);
       return result;
     });

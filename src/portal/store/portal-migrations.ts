@@ -1,6 +1,6 @@
 import type { Migration } from "../../db/migrate.js";
 /**
- * The portal's tables, appended to the accounts migrations (src/accounts/sql/migrations.ts) as
+ * The portal's tables, appended to the accounts migrations (src/accounts/sql/account-migrations.ts) as
  * versions 20 and up so they never collide with the accounts schema's low numbers.
  * - `portal_sessions`: one row per browser session. Only the SHA-256 of the session token is
  *   stored, so a leaked table cannot be replayed as cookies (OWASP Session Management Cheat

@@ -1,4 +1,4 @@
-import { ACCOUNT_MIGRATIONS } from "../accounts/sql/migrations.js";
+import { ACCOUNT_MIGRATIONS } from "../accounts/sql/account-migrations.js";
 import type { Migration } from "../db/migrate.js";
 import { PORTAL_MIGRATIONS } from "../portal/store/portal-migrations.js";
 

@@ -120,5 +120,5 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
            AND at >= now() - make_interval(days => (SELECT retention_days FROM request_log_settings));
     `,
   },
-  // The portal's tables (versions 20 and up) live with the portal (app/migrations.ts joins them).
+  // The portal's tables (versions 20 and up) live with the portal (app/service-migrations.ts joins them).
 ];
