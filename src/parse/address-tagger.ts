@@ -3,7 +3,7 @@ import type { StoredModel } from "./crf/model-file.js";
 import { Decoder } from "./crf/decoder.js";
 import { EmissionScorer } from "./emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "./features.js";
-import { usGazetteer } from "./gazetteer.js";
+import { nationalGazetteer } from "../places/gazetteer.js";
 import { KnownWords } from "./known-words.js";
 import { LABELS, type Label } from "./labels.js";
 import type { Token } from "./token.js";
@@ -32,7 +32,7 @@ export class AddressTagger {
     });
     const extractor = new FeatureExtractor(
       model.header.features as unknown as FeatureConfig,
-      usGazetteer(),
+      nationalGazetteer().placeWords(),
       new KnownWords(model.featureKeys),
     );
     this.scorer = new EmissionScorer(extractor, new FeatureDictionary(model.featureKeys), model.weights);

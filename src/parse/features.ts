@@ -20,7 +20,8 @@ import {
   signatureKeys,
   TEMPLATE,
 } from "./feature-keys.js";
-import { usGazetteer, type CityNameWords, type Gazetteer } from "./gazetteer.js";
+import { nationalGazetteer } from "../places/gazetteer.js";
+import type { CityNameWords, PlaceWords } from "../places/place-words.js";
 import type { KnownWords } from "./known-words.js";
 import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
 import { labelAddress } from "./rules/label-address.js";
@@ -142,7 +143,7 @@ export class FeatureExtractor {
    */
   constructor(
     config: FeatureConfig,
-    private readonly gazetteer: Gazetteer = usGazetteer(),
+    private readonly gazetteer: PlaceWords = nationalGazetteer().placeWords(),
     private readonly knownWords?: KnownWords,
   ) {
     if (!KNOWN_TEMPLATE_VERSIONS.includes(config.templatesVersion)) {

@@ -1,6 +1,6 @@
 import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../usps/usps.js";
 import { warningMessage } from "./assembly/warning-messages.js";
-import { usGazetteer } from "./gazetteer.js";
+import { nationalGazetteer } from "../places/gazetteer.js";
 import type { Label } from "./labels.js";
 import type { Warning, WarningCode } from "./parse-answer.js";
 import { COMMON_SUFFIXES } from "./rules/rule-word-classes.js";
@@ -54,7 +54,7 @@ function isKnownCity(tokens: readonly Token[], labels: readonly Label[], from: n
   for (let k = from + 1; k < tokens.length && labels[k] === "city" && !tokens[k]!.boundaryBefore; k++) {
     name += ` ${tokens[k]!.text}`;
   }
-  return usGazetteer().isCityName(name);
+  return nationalGazetteer().placeWords().isCityName(name);
 }
 
 /** A warning spanning the tokens from `first` to `last`, both included. */

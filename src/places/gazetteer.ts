@@ -1,10 +1,12 @@
+import { PlaceWords } from "./place-words.js";
 import { usZipPlaces } from "./zip-places.js";
 
 /**
  * The national places gazetteer (DECISIONS.md "Places"): US ZIP codes with their city, state and
  * coordinates from the `zipcodes` npm package (pinned in package.json). It answers which states a
  * city name exists in, which ZIPs serve a city, and which ZIP is nearest a point (used on ingest
- * for address points that carry coordinates but no ZIP, such as OpenAddresses extracts).
+ * for address points that carry coordinates but no ZIP, such as OpenAddresses extracts); and,
+ * through `placeWords()`, the city-name words and ZIPs the parser's features read.
  */
 export interface Place {
   zip5: string;
@@ -22,8 +24,12 @@ export class Gazetteer {
   private readonly near = new Map<string, boolean>();
   private lastNear = { lat: NaN, lon: NaN, state: "", answer: false };
 
+  private words: PlaceWords | undefined;
+  private readonly places: readonly Place[];
+
   constructor(places: Iterable<Place>) {
-    for (const place of places) {
+    this.places = [...places];
+    for (const place of this.places) {
       this.byZip.set(place.zip5, place);
       const states = this.byCity.get(place.city) ?? new Map<string, string[]>();
       this.byCity.set(place.city, states);
@@ -31,6 +37,12 @@ export class Gazetteer {
       // Military ZIPs (APO/FPO) sit at 0°, 0°: they are nobody's nearest ZIP.
       if (place.lat !== 0 || place.lon !== 0) pushTo(this.grid, cellKey(place.lat, place.lon), place);
     }
+  }
+
+  /** The words of these places' city names and their ZIPs, as the parser reads them; built on first use. */
+  placeWords(): PlaceWords {
+    this.words ??= new PlaceWords(this.places);
+    return this.words;
   }
 
   get size(): number {

@@ -7,7 +7,7 @@ import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel, type StoredModel } from "../../src/parse/crf/model-file.js";
 import { EmissionScorer, exponentials } from "../../src/parse/emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "../../src/parse/features.js";
-import { usGazetteer } from "../../src/parse/gazetteer.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
 import { KnownWords } from "../../src/parse/known-words.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
@@ -55,7 +55,7 @@ for (const [name, model] of [
     const oracle = new FeatureExtractor(config);
     // As the tagger builds it: numbers the model does not know by name share a description.
     const scorer = new EmissionScorer(
-      new FeatureExtractor(config, usGazetteer(), new KnownWords(model.featureKeys)),
+      new FeatureExtractor(config, nationalGazetteer().placeWords(), new KnownWords(model.featureKeys)),
       new FeatureDictionary(model.featureKeys),
       model.weights,
     );

@@ -5,7 +5,7 @@ import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel } from "../../src/parse/crf/model-file.js";
 import { featureKey, featureValues, hashString, TEMPLATE } from "../../src/parse/feature-keys.js";
 import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/features.js";
-import { usGazetteer } from "../../src/parse/gazetteer.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
 import { KnownWords } from "../../src/parse/known-words.js";
 import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
 import { SeededRandom } from "../../tools/seeded-random.js";
@@ -65,7 +65,7 @@ test("no word class holds a bare number, and the gazetteer knows its number city
   for (let length = 1; length <= 5; length++)
     for (let value = 0; value < 10 ** length; value++)
       assert.equal(wordClasses(String(value).padStart(length, "0")), 0);
-  const gazetteer = usGazetteer();
+  const gazetteer = nationalGazetteer().placeWords();
   assert.ok(gazetteer.numberCityWords.has("115"));
   assert.ok([...gazetteer.numberCityWords].every((word) => /^[0-9]+$/.test(word)));
   assert.ok(gazetteer.isZip("60601") && gazetteer.isZip("00501"));
@@ -76,7 +76,7 @@ test("no word class holds a bare number, and the gazetteer knows its number city
 test("numbers the model does not know by name share one description and keep their own hash", () => {
   const model = decodeModel(readFileSync(DEFAULT_MODEL_FILE));
   const config = model.header.features as unknown as FeatureConfig;
-  const gazetteer = usGazetteer();
+  const gazetteer = nationalGazetteer().placeWords();
   const known = new KnownWords(model.featureKeys);
   const unnamed = (from: number, length: number, zip: boolean) => {
     const found: string[] = [];
@@ -109,7 +109,7 @@ test("numbers the model does not know by name share one description and keep the
 });
 
 test("the gazetteer's trie of city names walks a name word by word", () => {
-  const gazetteer = usGazetteer();
+  const gazetteer = nationalGazetteer().placeWords();
   const york = gazetteer.namesStartingWith("NEW")?.next?.get("YORK");
   assert.equal(gazetteer.namesStartingWith("NEW")?.isName, false);
   assert.equal(york?.isName, true);

@@ -1,4 +1,5 @@
-import { usGazetteer, type Place } from "../../src/parse/gazetteer.js";
+import { nationalGazetteer } from "../../src/places/gazetteer.js";
+import type { WordPlace } from "../../src/places/place-words.js";
 import type { CorpusToken } from "../../src/parse/corpus/read-labelled-corpus.js";
 import type { Label } from "../../src/parse/labels.js";
 import {
@@ -201,11 +202,11 @@ for (const [name, code] of [...B_STATES, ...B_STATE_VARIANTS])
   STATE_NAMES.set(code ?? "", [...(STATE_NAMES.get(code ?? "") ?? []), name ?? ""]);
 
 class Generator {
-  private readonly places: readonly Place[];
+  private readonly places: readonly WordPlace[];
   private readonly nameWords: string[];
 
   constructor(private readonly random: SeededRandom) {
-    const gazetteer = usGazetteer();
+    const gazetteer = nationalGazetteer().placeWords();
     this.places = gazetteer.places.filter((place) => !["AA", "AE", "AP"].includes(place.state));
     this.nameWords = [...new Set(this.places.map((place) => place.city))]
       .filter((city) => /^[A-Z ]+$/.test(city))
@@ -230,7 +231,7 @@ class Generator {
     return this.render(fields);
   }
 
-  private streetLine(place: Place): Field[] {
+  private streetLine(place: WordPlace): Field[] {
     const fields = this.street();
     if (this.random.chance(0.25)) fields.push(this.unit());
     if (this.random.chance(0.03)) fields.push(this.unit());
@@ -383,7 +384,7 @@ class Generator {
     return fields;
   }
 
-  private intersection(place: Place): Field[] {
+  private intersection(place: WordPlace): Field[] {
     const r = this.random;
     const first: Field = [
       [this.streetName(), "streetName"],
@@ -404,7 +405,7 @@ class Generator {
   }
 
   /** City, state, ZIP with parts left out now and then; the state as code, name or variant. */
-  private lastLine(place: Place): Field[] {
+  private lastLine(place: WordPlace): Field[] {
     const r = this.random;
     const fields: Field[] = [];
     if (r.chance(0.95)) fields.push([[place.city, "city"]]);
@@ -414,7 +415,7 @@ class Generator {
       last.push([r.chance(0.85) || names.length === 0 ? place.state : r.pick(names), "state"]);
     }
     if (r.chance(0.85)) {
-      last.push([place.zip, "zip5"]);
+      last.push([place.zip5, "zip5"]);
       if (r.chance(0.15)) last.push([String(r.int(1, 9999)).padStart(4, "0"), "zip4"]);
     }
     if (last.length > 0) fields.push(last);

@@ -1,5 +1,5 @@
 import { usZipPlaces, type ZipPlace } from "../../places/zip-places.js";
-import { cityWords } from "../gazetteer.js";
+import { cityWords } from "../../places/place-words.js";
 import { tokenize } from "../tokenize.js";
 
 /**

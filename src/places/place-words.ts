@@ -1,12 +1,10 @@
-import { usZipPlaces } from "../places/zip-places.js";
-
 /**
- * US places from the `zipcodes` npm package (pinned; 42,555 US ZIPs with city and state,
- * DECISIONS.md "Places"). The parser uses it as features only: whether words form a known
- * city name, whether five digits are a known ZIP. It never overrules the labels.
+ * The words of the gazetteer's places as the parser reads them (its features and warnings): whether
+ * words form a known city name, whether five digits are a known ZIP. Built once per gazetteer from
+ * its places (`Gazetteer.placeWords()`); it never overrules the parser's labels.
  */
-export interface Place {
-  zip: string;
+export interface WordPlace {
+  zip5: string;
   city: string;
   state: string;
 }
@@ -25,8 +23,8 @@ interface CityNameNode {
   next?: Map<string, CityNameNode>;
 }
 
-export class Gazetteer {
-  readonly places: readonly Place[];
+export class PlaceWords {
+  readonly places: readonly WordPlace[];
   /** City names as the tokenizer would give them (uppercased, words joined by one space). */
   private readonly cityNames = new Set<string>();
   /** Per first word, the names that begin with it (`NEW` → `NEW YORK` → `NEW YORK MILLS`). */
@@ -37,10 +35,10 @@ export class Gazetteer {
   /** City words made of digits only (a few names hold a number: `115` among them). */
   readonly numberCityWords: ReadonlySet<string>;
 
-  constructor(places: readonly Place[]) {
+  constructor(places: readonly WordPlace[]) {
     this.places = places;
     for (const place of places) {
-      const value = fiveDigitValue(place.zip);
+      const value = fiveDigitValue(place.zip5);
       if (value >= 0) this.zips[value >>> 5] = (this.zips[value >>> 5] as number) | (1 << (value & 31));
     }
     for (const city of new Set(places.map((place) => place.city))) {
@@ -96,16 +94,6 @@ export function cityWords(city: string): string[] {
     .replace(/[^A-Z0-9 ]/g, "")
     .split(" ")
     .filter((word) => word !== "");
-}
-
-let shared: Gazetteer | undefined;
-
-/** The package's US places, loaded once on first use. */
-export function usGazetteer(): Gazetteer {
-  if (shared === undefined) {
-    shared = new Gazetteer(usZipPlaces());
-  }
-  return shared;
 }
 
 /** The number five digits spell, or -1 for any other text. */
