@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { openAccountServices } from "./account-services.js";
 import type { Config } from "../config.js";
 import { openConfiguredIndex } from "./configured-index.js";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../parse/model-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../parse/model/model-parser.js";
 import { RuleParser } from "../parse/rule-parser.js";
 import type { Parser } from "../parse/parser.js";
 import { portalServices } from "./portal-services.js";

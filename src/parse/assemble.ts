@@ -12,7 +12,7 @@ import { addPlaceComponents } from "./assembly/place-components.js";
 import { addStreetComponents } from "./assembly/street-components.js";
 import { addUnitComponents } from "./assembly/unit-components.js";
 import { warningMessage } from "./assembly/warning-messages.js";
-import { stateHighwayName } from "./highway.js";
+import { stateHighwayName } from "./vocabulary/highway.js";
 import { LABELS } from "./labels.js";
 import type { Label } from "./labels.js";
 import type { AddressType, Components, ModelInfo, ParseAnswer, Warning } from "./parse-answer.js";

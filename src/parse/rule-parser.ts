@@ -4,7 +4,7 @@ import type { Parser } from "./parser.js";
 import { cityGazetteer } from "./rules/city-gazetteer.js";
 import { labelAddress, type RuleLabelling } from "./rules/label-address.js";
 import type { Token } from "./token.js";
-import { tokenize } from "./tokenize.js";
+import { parseAddress, type Labeller, type Reading } from "./parse-address.js";
 
 export type { RuleLabelling };
 
@@ -13,7 +13,7 @@ export type { RuleLabelling };
  * the shared assembly (src/parse/assemble.ts) does the rest. It is also the fallback of the
  * model backend.
  */
-export class RuleParser implements Parser {
+export class RuleParser implements Parser, Labeller {
   readonly model: ModelInfo = { name: "situs-rules", version: "0.1.0", backend: "heuristic" };
 
   /**
@@ -29,7 +29,13 @@ export class RuleParser implements Parser {
   }
 
   parse(line: string): ParseAnswer {
-    return this.answer(line, tokenize(line));
+    return parseAddress(line, this);
+  }
+
+  /** The rules' labels for assembly. */
+  read(input: string, tokens: Token[]): Reading {
+    const { labels, confidence, warnings } = this.label(tokens);
+    return { labelled: { input, tokens, labels, confidence, model: this.model, extraWarnings: warnings } };
   }
 
   /** The rules' answer for a line already tokenized, from its labelling (labelled here unless given). */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { projectPath } from "../../src/paths.js";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model/model-parser.js";
 import type { Parser } from "../../src/parse/parser.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { documentedOnly } from "../support/documented-answers.js";

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { pino } from "pino";
 import { buildServices } from "../../src/app/composition.js";
 import { loadConfig } from "../../src/config.js";
-import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model/model-parser.js";
 import { testApp } from "../support/test-app.js";
 
 const KEY = "sk_test_model_0123456789abcdefghijklmnop";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { directionalBeforeCity } from "../../src/parse/city-directional.js";
+import { directionalBeforeCity } from "../../src/parse/model/city-directional.js";
 import type { Label } from "../../src/parse/labels.js";
 import { relabelLine, SHORT_LABELS } from "../support/labelled-lines.js";
 

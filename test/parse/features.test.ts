@@ -3,14 +3,14 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { FeatureDictionary } from "../../src/parse/crf/feature-dictionary.js";
 import { decodeModel } from "../../src/parse/crf/model-file.js";
-import { featureKey, featureValues, hashString, TEMPLATE } from "../../src/parse/feature-keys.js";
-import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/features.js";
+import { featureKey, featureValues, hashString, TEMPLATE } from "../../src/parse/model/feature-keys.js";
+import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/model/features.js";
 import { nationalGazetteer } from "../../src/places/gazetteer.js";
-import { KnownWords } from "../../src/parse/known-words.js";
-import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
+import { KnownWords } from "../../src/parse/model/known-words.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model/model-parser.js";
 import { SeededRandom } from "../../tools/seeded-random.js";
 import { tokenize } from "../../src/parse/tokenize.js";
-import { WORD_CLASS, wordClasses } from "../../src/parse/word-classes.js";
+import { WORD_CLASS, wordClasses } from "../../src/parse/vocabulary/word-classes.js";
 import { generateSynthetic } from "../../tools/parser/synthetic-addresses.js";
 
 test("the feature dictionary maps every stored key to its id and unknown keys to -1", () => {

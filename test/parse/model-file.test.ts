@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { decodeModel, encodeModel, ModelFileError } from "../../src/parse/crf/model-file.js";
-import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model/model-parser.js";
 import { CALIBRATION } from "../../tools/parser/model-training.js";
 import { tinyModel } from "../support/tiny-model.js";
 

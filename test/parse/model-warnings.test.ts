@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Label } from "../../src/parse/labels.js";
-import { streetCityGuess } from "../../src/parse/model-warnings.js";
+import { streetCityGuess } from "../../src/parse/model/model-warnings.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 
 function guess(line: string, labels: Label[]): string | undefined {

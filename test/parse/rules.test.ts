@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { labelProblem } from "../../src/parse/assemble.js";
-import { matchHighway } from "../../src/parse/highway.js";
+import { matchHighway } from "../../src/parse/vocabulary/highway.js";
 import type { Components } from "../../src/parse/parse-answer.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { cityGazetteer, tokenWords } from "../../src/parse/rules/city-gazetteer.js";

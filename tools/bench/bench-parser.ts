@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model/model-parser.js";
 import { readLabelledCorpus } from "../../src/parse/corpus/read-labelled-corpus.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";

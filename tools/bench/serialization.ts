@@ -1,6 +1,6 @@
 import fastJson from "fast-json-stringify";
 import { answerSchema } from "../../src/http/response-schemas.js";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model/model-parser.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import { generateLines } from "../parser/address-lines.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { AddressTagger } from "../../src/parse/address-tagger.js";
+import { AddressTagger } from "../../src/parse/model/address-tagger.js";
 import { assembledLabels, assemble } from "../../src/parse/assemble.js";
 import {
   MODEL_UNSURE,
@@ -9,7 +9,7 @@ import {
   raisesNoWarning,
   sameComponents,
   sameLabels,
-} from "../../src/parse/model-parser.js";
+} from "../../src/parse/model/model-parser.js";
 import { decodeModel, encodeModel } from "../../src/parse/crf/model-file.js";
 import type { StoredModel } from "../../src/parse/crf/model-file.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";

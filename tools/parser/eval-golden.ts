@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { readFileSync } from "node:fs";
-import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE, loadModelFile, ModelParser } from "../../src/parse/model/model-parser.js";
 import type { AddressType, Components, WarningCode } from "../../src/parse/parse-answer.js";
 import type { Parser } from "../../src/parse/parser.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";

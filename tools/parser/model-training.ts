@@ -8,7 +8,7 @@ import {
   type TrainingSequence,
 } from "../../src/parse/crf/objective.js";
 import type { Calibration } from "../../src/parse/crf/model-file.js";
-import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/features.js";
+import { FeatureExtractor, TEMPLATES_VERSION, type FeatureConfig } from "../../src/parse/model/features.js";
 import { LABEL_INDEX, LABELS } from "../../src/parse/labels.js";
 import type { LabelledLine } from "./labelled-corpus.js";
 

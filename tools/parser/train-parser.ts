@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { encodeModel } from "../../src/parse/crf/model-file.js";
-import { DEFAULT_MODEL_FILE } from "../../src/parse/model-parser.js";
+import { DEFAULT_MODEL_FILE } from "../../src/parse/model/model-parser.js";
 import { CALIBRATION, DEFAULT_TRAINING, trainModel, type WeightedLine } from "./model-training.js";
 import { generateSynthetic } from "./synthetic-addresses.js";
 import {

@@ -1,4 +1,4 @@
-import { stateHighwayName } from "../../parse/highway.js";
+import { stateHighwayName } from "../../parse/vocabulary/highway.js";
 import type { Parser } from "../../parse/parser.js";
 import { standardDirectional, standardSuffix } from "../../usps/usps.js";
 import type { ColumnMapping, MappedField } from "./column-mapping.js";

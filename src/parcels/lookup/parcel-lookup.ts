@@ -1,4 +1,4 @@
-import { stateHighwayName } from "../../parse/highway.js";
+import { stateHighwayName } from "../../parse/vocabulary/highway.js";
 import type { DecodedChunk } from "../format/chunk-format.js";
 import { LOCAL_TYPES } from "../county-spellings.js";
 import type { Gazetteer } from "../../places/gazetteer.js";

@@ -1,4 +1,4 @@
-import { coversExactly } from "../highway.js";
+import { coversExactly } from "../vocabulary/highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { NUMBER_SIGNS, ROUTE_TYPES } from "./box-components.js";

@@ -1,5 +1,5 @@
 import { puertoRicoAbbreviation, standardState } from "../../usps/usps.js";
-import { COUNTRY_NAMES } from "../country-names.js";
+import { COUNTRY_NAMES } from "../vocabulary/country-names.js";
 import type { Draft } from "./draft.js";
 
 /**

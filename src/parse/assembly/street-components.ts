@@ -1,5 +1,5 @@
 import { standardDirectional, standardSuffix } from "../../usps/usps.js";
-import { matchHighway } from "../highway.js";
+import { matchHighway } from "../vocabulary/highway.js";
 import type { Draft } from "./draft.js";
 
 /**

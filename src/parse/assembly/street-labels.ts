@@ -5,11 +5,11 @@ import {
   standardSuffix,
   suffixName,
 } from "../../usps/usps.js";
-import { coversExactly, matchHighway, startsWithDigit } from "../highway.js";
+import { coversExactly, matchHighway, startsWithDigit } from "../vocabulary/highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 import { COMMON_SUFFIXES, isAllDigits } from "../rules/rule-word-classes.js";
-import { WORD_CLASS, wordClasses } from "../word-classes.js";
+import { WORD_CLASS, wordClasses } from "../vocabulary/word-classes.js";
 import { runEnd } from "./draft.js";
 
 /**

@@ -2,7 +2,7 @@ import type { Label } from "../labels.js";
 import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
 import { puertoRicoAbbreviation } from "../../usps/usps.js";
-import { matchHighway } from "../highway.js";
+import { matchHighway } from "../vocabulary/highway.js";
 import { isMilitaryCity, labelBoxes } from "./box-rules.js";
 import { cityStartBefore } from "./city-boundary.js";
 import { labelStreet } from "./street-rules.js";

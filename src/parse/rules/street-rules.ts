@@ -1,4 +1,4 @@
-import { matchHighway } from "../highway.js";
+import { matchHighway } from "../vocabulary/highway.js";
 import { labelUnits } from "./unit-rules.js";
 import {
   COMMON_SUFFIXES,

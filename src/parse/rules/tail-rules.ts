@@ -2,7 +2,7 @@ import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { MAX_STATE_NAME_WORDS, standardState } from "../../usps/usps.js";
 import { cityStartBefore } from "./city-boundary.js";
 import { cityGazetteer } from "./city-gazetteer.js";
-import { COUNTRY_NAMES } from "../country-names.js";
+import { COUNTRY_NAMES } from "../vocabulary/country-names.js";
 import type { Labelling } from "./labelling.js";
 import { directionalOf, isAllDigits, startsWithDigit, suffixOf } from "./rule-word-classes.js";
 

@@ -1,23 +1,23 @@
 import { readFileSync } from "node:fs";
-import { projectPath } from "../paths.js";
+import { projectPath } from "../../paths.js";
 import { AddressTagger, type TaggedTokens } from "./address-tagger.js";
-import { assemble, labelProblem, withConfidence } from "./assemble.js";
-import { foreignSpan } from "./assembly/foreign-signals.js";
+import { assemble, labelProblem, withConfidence } from "../assemble.js";
+import { foreignSpan } from "../assembly/foreign-signals.js";
 import { directionalBeforeCity } from "./city-directional.js";
-import { decodeModel, type Calibration } from "./crf/model-file.js";
+import { decodeModel, type Calibration } from "../crf/model-file.js";
 import { streetCityGuess } from "./model-warnings.js";
-import type { Label } from "./labels.js";
+import type { Label } from "../labels.js";
 import {
   STRING_COMPONENTS,
   type Components,
   type ModelInfo,
   type ParseAnswer,
   type Warning,
-} from "./parse-answer.js";
-import type { Parser } from "./parser.js";
-import type { RuleLabelling, RuleParser } from "./rule-parser.js";
-import type { Token } from "./token.js";
-import { tokenize } from "./tokenize.js";
+} from "../parse-answer.js";
+import type { Parser } from "../parser.js";
+import type { RuleLabelling, RuleParser } from "../rule-parser.js";
+import type { Token } from "../token.js";
+import { parseAddress, type Labeller, type Reading } from "../parse-address.js";
 
 /** Where the shipped model lives (`npm run train` writes it; PARSER_MODEL_FILE overrides). */
 export const DEFAULT_MODEL_FILE = projectPath("data", "model", "situs-crf.bin");
@@ -59,7 +59,7 @@ export function loadModelFile(path: string): TaggerLoader {
  * at most DISAGREEMENT_CAP.
  * It never throws for a line: the service starts and answers without the model file.
  */
-export class ModelParser implements Parser {
+export class ModelParser implements Parser, Labeller {
   private readonly tagger: Tagger | undefined;
   /** Why the model is unavailable, for the start-up log; undefined when it loaded. */
   readonly unavailableReason: string | undefined;
@@ -87,22 +87,29 @@ export class ModelParser implements Parser {
   }
 
   parse(line: string): ParseAnswer {
-    if (this.tagger === undefined) return this.fallbackAnswer(line, "model_unavailable", MODEL_UNAVAILABLE);
-    const tokens = tokenize(line);
+    return parseAddress(line, this);
+  }
+
+  /** The model's labels for assembly, or the answer the rules give where the model gives way. */
+  read(line: string, tokens: Token[]): Reading {
+    if (this.tagger === undefined)
+      return { answer: this.fallbackAnswer(line, "model_unavailable", MODEL_UNAVAILABLE, tokens) };
     let tagged: TaggedTokens;
     try {
       tagged = this.tagger.tag(line, tokens);
     } catch {
-      return this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED);
+      return { answer: this.fallbackAnswer(line, "model_unavailable", MODEL_FAILED, tokens) };
     }
     const labels = modelReading(tokens, tagged.labels);
     // Foreign lines are outside what the model learned (US addresses only): the rules, which
     // know postcodes and provinces by pattern, answer them, whatever the model's labels.
-    if (foreignSpan(tokens, labels) !== null) return this.fallback.answer(line, tokens);
+    if (foreignSpan(tokens, labels) !== null) return { answer: this.fallback.answer(line, tokens) };
     if (labelProblem(tokens, labels) !== null) {
       // A line the model could not read as one address is a hard line for the rules too: in
       // cross-validation their answers to such lines were right one time in ten.
-      return this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID, tokens, DISAGREEMENT_CAP);
+      return {
+        answer: this.fallbackAnswer(line, "model_output_invalid", MODEL_INVALID, tokens, DISAGREEMENT_CAP),
+      };
     }
     const probability = tagged.sequenceProbability;
     const calibration = this.tagger.info.calibration;
@@ -132,18 +139,21 @@ export class ModelParser implements Parser {
         // name and suffix for the other; a route's box as a PO box or as the route's): that is
         // agreement too, and the model's answer takes the agreement's confidence (withConfidence:
         // the same answer, not assembled again).
-        if (sameComponents(ruled.components, own.components)) return withConfidence(own, agreement);
+        if (sameComponents(ruled.components, own.components))
+          return { answer: withConfidence(own, agreement) };
         // Back-off: where the model doubts its labels and the rules are sure of another reading,
         // the rules' labels answer, with the model's doubt as their confidence: in
         // cross-validation these answers are right less than one time in two, not as often as
         // the rules alone would claim (docs/parser-model.md "Back-off to the rules"). Where the
         // rules are unsure too, the model answers, capped: such answers were right one time in
         // four.
-        return rules.confidence >= RULES_SURE ? this.backOffAnswer(rules, ruled, probability) : own;
+        return {
+          answer: rules.confidence >= RULES_SURE ? this.backOffAnswer(rules, ruled, probability) : own,
+        };
       }
       parse.confidence = agreement;
     }
-    return assemble(parse);
+    return { labelled: parse };
   }
 
   /**
@@ -159,20 +169,19 @@ export class ModelParser implements Parser {
     return withConfidence(ruled, Math.min(rules.confidence, probability ** exponent));
   }
 
-  /**
-   * The rules' answer with a warning, its confidence at most `confidenceCap`; from the tokens in
-   * hand when the line was tokenized already.
-   */
+  /** The rules' answer with a warning, its confidence at most `confidenceCap`. */
   private fallbackAnswer(
     line: string,
     code: Warning["code"],
     message: string,
-    tokens?: Token[],
+    tokens: Token[],
     confidenceCap = 1,
   ): ParseAnswer {
-    const answer = tokens
-      ? this.fallback.answer(line, tokens, capConfidence(this.fallback.label(tokens), confidenceCap))
-      : this.fallback.parse(line);
+    const answer = this.fallback.answer(
+      line,
+      tokens,
+      capConfidence(this.fallback.label(tokens), confidenceCap),
+    );
     return { ...answer, warnings: [...answer.warnings, { code, message }] };
   }
 }

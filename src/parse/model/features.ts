@@ -20,13 +20,13 @@ import {
   signatureKeys,
   TEMPLATE,
 } from "./feature-keys.js";
-import { nationalGazetteer } from "../places/gazetteer.js";
-import type { CityNameWords, PlaceWords } from "../places/place-words.js";
+import { nationalGazetteer } from "../../places/gazetteer.js";
+import type { CityNameWords, PlaceWords } from "../../places/place-words.js";
 import type { KnownWords } from "./known-words.js";
-import { LABEL_INDEX, LABELS, type Label } from "./labels.js";
-import { labelAddress } from "./rules/label-address.js";
-import type { Token } from "./token.js";
-import { wordClasses } from "./word-classes.js";
+import { LABEL_INDEX, LABELS, type Label } from "../labels.js";
+import { labelAddress } from "../rules/label-address.js";
+import type { Token } from "../token.js";
+import { wordClasses } from "../vocabulary/word-classes.js";
 
 /** Feature extraction settings, stored in the model file's header. */
 export interface FeatureConfig {
@@ -80,7 +80,7 @@ export interface WordInfo {
   cityNames: CityNameWords | undefined;
   /**
    * Emission scores of the word under one model, per city-match bits and comma after
-   * (src/parse/emission-scorer.ts fills and reads it); cached here so a token costs one word
+   * (src/parse/model/emission-scorer.ts fills and reads it); cached here so a token costs one word
    * look-up.
    */
   scores?: Array<Float32Array | undefined>;
@@ -89,14 +89,14 @@ export interface WordInfo {
 /**
  * One line as the features read it. Every feature of a token belongs to one of these groups,
  * each a function of few values, so inference can sum the weights of the word, place and
- * neighbour groups once per value (src/parse/emission-scorer.ts):
+ * neighbour groups once per value (src/parse/model/emission-scorer.ts):
  *   word        the token's WordInfo, its signature, a comma after it
  *                                                        (WordInfo.keys, signatureKeys, boundaryKeys)
  *   place       the token's place in the line            (placeKeys of places[t])
  *   pair        the word with each of its neighbours     (bigramKeys)
  *   neighbour   each of the four neighbours' word and signature (neighbourKeys)
  *   rule        the rule labels of the token and its neighbours (ruleKeys; an option)
- * The key functions are in src/parse/feature-keys.ts. Arrays are reused by the next line.
+ * The key functions are in src/parse/model/feature-keys.ts. Arrays are reused by the next line.
  */
 export interface LineAnalysis {
   length: number;

@@ -6,7 +6,7 @@
  * 32-bit keys and ~25,000 kept features, some two of them collide with probability ≈ 7% per
  * model (birthday bound, n²/2³³); a collision only merges two features' weights.
  *
- * Each function below lists the keys of one group (src/parse/features.ts "LineAnalysis"):
+ * Each function below lists the keys of one group (src/parse/model/features.ts "LineAnalysis"):
  * FeatureExtractor.extract lists them all for training, EmissionScorer sums their weights once
  * per value for inference.
  */

@@ -1,9 +1,9 @@
-import { standardDirectional } from "../usps/usps.js";
-import { runEnd } from "./assembly/draft.js";
-import type { Label } from "./labels.js";
-import { stateAt } from "./rules/city-boundary.js";
-import { cityGazetteer } from "./rules/city-gazetteer.js";
-import type { Token } from "./token.js";
+import { standardDirectional } from "../../usps/usps.js";
+import { runEnd } from "../assembly/draft.js";
+import type { Label } from "../labels.js";
+import { stateAt } from "../rules/city-boundary.js";
+import { cityGazetteer } from "../rules/city-gazetteer.js";
+import type { Token } from "../token.js";
 
 /**
  * Whether a directional between the street and the city is the street's postdirectional or the

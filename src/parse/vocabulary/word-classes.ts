@@ -1,4 +1,4 @@
-import { F_HIGHWAY_EXAMPLES } from "../usps/generated-tables.js";
+import { F_HIGHWAY_EXAMPLES } from "../../usps/generated-tables.js";
 import {
   puertoRicoAbbreviation,
   SPANISH_STREET_PREFIXES,
@@ -7,7 +7,7 @@ import {
   standardSuffix,
   standardUnitDesignator,
   isStandardSuffix,
-} from "../usps/usps.js";
+} from "../../usps/usps.js";
 
 /**
  * Word classes the CRF reads as features: membership of a token in the Publication 28 tables

@@ -1,5 +1,5 @@
-import { B_STATES, B_STATE_VARIANTS } from "../usps/generated-tables.js";
-import { standardDirectional, standardState, standardSuffix } from "../usps/usps.js";
+import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
+import { standardDirectional, standardState, standardSuffix } from "../../usps/usps.js";
 
 /**
  * Highway names per Publication 28 Appendix F (data/usps/f-highway-examples.tsv holds every

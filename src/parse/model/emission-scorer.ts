@@ -1,5 +1,5 @@
-import type { CrfWeights } from "./crf/crf.js";
-import type { FeatureDictionary } from "./crf/feature-dictionary.js";
+import type { CrfWeights } from "../crf/crf.js";
+import type { FeatureDictionary } from "../crf/feature-dictionary.js";
 import {
   boundaryAfterOf,
   CITY_MATCH_SHIFT,
@@ -16,7 +16,7 @@ import {
   signatureKeys,
 } from "./feature-keys.js";
 import type { FeatureExtractor, LineAnalysis, WordInfo } from "./features.js";
-import type { Token } from "./token.js";
+import type { Token } from "../token.js";
 
 /** Distinct word vectors kept before the table is cleared (a bound on memory, ~6 MB). */
 const SHARED_VECTORS = 5_000;
@@ -29,7 +29,7 @@ const CITY_MATCHES = 16;
 /**
  * The emission scores of a line, T × L, as their exponentials (what Decoder.decodeExp reads),
  * without listing its features one by one. Most of a token's features are a function of one
- * small value (src/parse/features.ts "LineAnalysis"): its word, signature and the comma after
+ * small value (src/parse/model/features.ts "LineAnalysis"): its word, signature and the comma after
  * it, its place code, each neighbour's word and signature. The weights of each group are summed
  * once per value and kept with their exponentials: per word (city-match bits, comma after) a
  * vector for the word's own features and one for each neighbour offset it can be seen from, per

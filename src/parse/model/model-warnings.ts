@@ -1,10 +1,10 @@
-import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../usps/usps.js";
-import { warningMessage } from "./assembly/warning-messages.js";
-import { nationalGazetteer } from "../places/gazetteer.js";
-import type { Label } from "./labels.js";
-import type { Warning, WarningCode } from "./parse-answer.js";
-import { COMMON_SUFFIXES } from "./rules/rule-word-classes.js";
-import type { Token } from "./token.js";
+import { SPANISH_STREET_PREFIXES, standardDirectional, standardSuffix } from "../../usps/usps.js";
+import { warningMessage } from "../assembly/warning-messages.js";
+import { nationalGazetteer } from "../../places/gazetteer.js";
+import type { Label } from "../labels.js";
+import type { Warning, WarningCode } from "../parse-answer.js";
+import { COMMON_SUFFIXES } from "../rules/rule-word-classes.js";
+import type { Token } from "../token.js";
 
 /**
  * The warning of a guessed street/city boundary for the model backend, raised where the rules

@@ -1,12 +1,12 @@
-import { FeatureDictionary } from "./crf/feature-dictionary.js";
-import type { StoredModel } from "./crf/model-file.js";
-import { Decoder } from "./crf/decoder.js";
+import { FeatureDictionary } from "../crf/feature-dictionary.js";
+import type { StoredModel } from "../crf/model-file.js";
+import { Decoder } from "../crf/decoder.js";
 import { EmissionScorer } from "./emission-scorer.js";
 import { FeatureExtractor, type FeatureConfig } from "./features.js";
-import { nationalGazetteer } from "../places/gazetteer.js";
+import { nationalGazetteer } from "../../places/gazetteer.js";
 import { KnownWords } from "./known-words.js";
-import { LABELS, type Label } from "./labels.js";
-import type { Token } from "./token.js";
+import { LABELS, type Label } from "../labels.js";
+import type { Token } from "../token.js";
 
 export interface TaggedTokens {
   labels: Label[];
