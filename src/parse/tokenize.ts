@@ -1,3 +1,5 @@
+import * as WORDS from "./vocabulary/generated-words.js";
+import { wordSet } from "./vocabulary/words.js";
 import { standardState, standardUnitDesignator } from "../usps/usps.js";
 import type { Token } from "./token.js";
 
@@ -65,21 +67,7 @@ const COMBINING_MARKS = /\p{M}/gu;
  * Prefixes that writers glue to a number (`APT4B`, `RR03`, `BOX12`, `PSC1234`, `I10`): every
  * Appendix C2 designator form plus the box, route and highway words that take a number.
  */
-const GLUE_PREFIXES = new Set([
-  "RR",
-  "HC",
-  "RFD",
-  "BOX",
-  "POB",
-  "PSC",
-  "CMR",
-  "HWY",
-  "SR",
-  "CR",
-  "FM",
-  "I",
-  "IH",
-]);
+const GLUE_PREFIXES: ReadonlySet<string> = wordSet(WORDS.GLUE_PREFIXES);
 
 function isGluePrefix(word: string): boolean {
   return GLUE_PREFIXES.has(word) || (word !== "NO" && standardUnitDesignator(word) !== undefined);

@@ -2,19 +2,21 @@
  * Generates the code tables from the data tables, so they load with the code (no file reads at
  * start) and stay data with provenance: src/usps/generated-tables.ts from the Publication 28
  * tables in data/usps/*.tsv, and src/parcels/generated-spellings.ts from the county spellings in
- * data/parcels/*.tsv. Run: `npm run generate:tables`. A test fails when either is out of date.
+ * data/parcels/*.tsv, and src/parse/vocabulary/generated-words.ts from the parser's word lists in
+ * data/parse/*.tsv. Run: `npm run generate:tables`. A test fails when any is out of date.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { projectPath } from "../../src/paths.js";
 
 export function readTsv(path: string): string[][] {
   const lines = readFileSync(path, "utf8").split("\n");
-  const rows = lines.filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split("\t"));
+  // A comment starts with "# "; a line that is "#" alone is an entry (the number sign).
+  const rows = lines.filter((line) => line !== "" && !line.startsWith("# ")).map((line) => line.split("\t"));
   return rows.slice(1); // header
 }
 
 /** The tables of `data/<folder>/*.tsv` as TypeScript constants named after their files. */
-export function renderTables(folder: "usps" | "parcels" = "usps"): string {
+export function renderTables(folder: "usps" | "parcels" | "parse" = "usps"): string {
   const dir = projectPath("data", folder);
   const files = readdirSync(dir)
     .filter((name) => name.endsWith(".tsv"))
@@ -38,10 +40,12 @@ export function renderTables(folder: "usps" | "parcels" = "usps"): string {
 
 export const GENERATED_PATH = projectPath("src", "usps", "generated-tables.ts");
 export const GENERATED_PARCEL_PATH = projectPath("src", "parcels", "generated-spellings.ts");
+export const GENERATED_WORDS_PATH = projectPath("src", "parse", "vocabulary", "generated-words.ts");
 
 const invokedDirectly = process.argv[1]?.endsWith("generate-tables.js") ?? false;
 if (invokedDirectly) {
   writeFileSync(GENERATED_PATH, renderTables("usps"));
   writeFileSync(GENERATED_PARCEL_PATH, renderTables("parcels"));
-  process.stdout.write(`wrote ${GENERATED_PATH} and ${GENERATED_PARCEL_PATH}\n`);
+  writeFileSync(GENERATED_WORDS_PATH, renderTables("parse"));
+  process.stdout.write(`wrote ${GENERATED_PATH}, ${GENERATED_PARCEL_PATH} and ${GENERATED_WORDS_PATH}\n`);
 }

@@ -1,8 +1,10 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import type { AddressType, Components } from "../parse-answer.js";
 import { MILITARY_BOX_TYPES } from "./box-components.js";
 
-const MILITARY_CITIES: ReadonlySet<string> = new Set(["APO", "FPO", "DPO"]);
-const MILITARY_STATES: ReadonlySet<string> = new Set(["AA", "AE", "AP"]);
+const MILITARY_CITIES: ReadonlySet<string> = wordSet(WORDS.MILITARY_POST_OFFICES);
+const MILITARY_STATES: ReadonlySet<string> = wordSet(WORDS.MILITARY_STATES);
 
 export interface TypeSignals {
   intersection: boolean;

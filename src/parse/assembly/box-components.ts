@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordList, wordSet } from "../vocabulary/words.js";
 import type { Draft } from "./draft.js";
 
 /**
@@ -41,9 +43,9 @@ export const ROUTE_TYPES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Military box designators (Pub 28 §225; CMR is pre-2023 but still in real mail, data/README). */
-export const MILITARY_BOX_TYPES: ReadonlySet<string> = new Set(["PSC", "CMR", "UNIT", "OPC", "CPR", "UPR"]);
+export const MILITARY_BOX_TYPES: ReadonlySet<string> = wordSet(WORDS.MILITARY_BOX_TYPES);
 
-const BOX_WORDS: ReadonlySet<string> = new Set(["BOX", "BX", "#"]);
+const BOX_WORDS: ReadonlySet<string> = wordSet(WORDS.BOX_WORDS);
 
 /** PO box (poBoxType is always `PO BOX`, Pub 28 §281) and rural route / military box groups. */
 export function addBoxComponents(draft: Draft): void {
@@ -69,7 +71,7 @@ export function addBoxComponents(draft: Draft): void {
 }
 
 /** Words that only say "number" before a box's number (`PO BOX # 123`, `BOX NO 5`). */
-export const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
+export const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", ...wordList(WORDS.NUMBER_WORDS)]);
 
 function poBoxNumber(draft: Draft, id: { text: string; from: number; to: number }): string {
   const words = id.text.split(" ");

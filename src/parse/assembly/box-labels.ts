@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { coversExactly } from "../vocabulary/highway.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
@@ -138,19 +140,7 @@ function startsBoxGroup(labels: readonly (Label | undefined)[], i: number): bool
 }
 
 /** Designators that name a post office box (DECISIONS.md "PO box"; a number sign after them aside). */
-const POST_OFFICE_BOXES: ReadonlySet<string> = new Set([
-  "PO BOX",
-  "P O BOX",
-  "PO BX",
-  "P O BX",
-  "POST OFFICE BOX",
-  "GPO BOX",
-  "POST BOX",
-  "POB",
-  "P O B",
-  "PO",
-  "POST OFFICE",
-]);
+const POST_OFFICE_BOXES: ReadonlySet<string> = wordSet(WORDS.PO_BOX_FORMS);
 
 function designator(texts: readonly string[], from: number, to: number): string {
   let end = to;

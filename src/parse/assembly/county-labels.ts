@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 
@@ -41,5 +43,5 @@ function cityBefore(tokens: readonly Token[], labels: Label[], from: number): vo
   if (start < from && tokens[start]!.boundaryBefore) labels.fill("city", start, from);
 }
 
-const COUNTY_WORDS: ReadonlySet<string> = new Set(["COUNTY", "CNTY", "PARISH"]);
+const COUNTY_WORDS: ReadonlySet<string> = wordSet(WORDS.COUNTY_WORDS);
 const PLACE_LABELS: ReadonlySet<Label> = new Set(["city", "firm", "other"]);

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { standardDirectional, standardState, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { cityGazetteer } from "../rules/city-gazetteer.js";
@@ -48,7 +50,7 @@ function attentionLine(tokens: readonly Token[], labels: readonly Label[]): read
 const PLACE: ReadonlySet<Label> = new Set(["city", "state", "zip5", "zip4"]);
 
 /** Words that end a building's name (Pub 28 C2's BLDG among them). */
-const BUILDING_WORDS: ReadonlySet<string> = new Set(["TOWER", "TWR", "BLDG", "BUILDING"]);
+const BUILDING_WORDS: ReadonlySet<string> = wordSet(WORDS.BUILDING_WORDS);
 
 /**
  * `1700 WELLS FARGO TOWER`, `1600 CRESTAR BANK BLDG`: where the house number's street has no

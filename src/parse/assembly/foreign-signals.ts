@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import type { Label } from "../labels.js";
 import type { Token } from "../token.js";
 
@@ -6,66 +8,8 @@ import type { Token } from "../token.js";
  * province or Mexican state spelled out, a Canadian (A1A 1A1) or UK (SW1A 1AA) postcode, or
  * words in a script US addresses are not written in.
  */
-const FOREIGN_WORDS: ReadonlySet<string> = new Set([
-  // Countries most often mailed from the US (and their usual written forms).
-  "CANADA",
-  "MEXICO",
-  "UK",
-  "ENGLAND",
-  "SCOTLAND",
-  "WALES",
-  "IRELAND",
-  "GERMANY",
-  "DEUTSCHLAND",
-  "FRANCE",
-  "SPAIN",
-  "ESPANA",
-  "ITALY",
-  "ITALIA",
-  "AUSTRALIA",
-  "JAPAN",
-  "CHINA",
-  "INDIA",
-  "BRAZIL",
-  "BRASIL",
-  "NETHERLANDS",
-  "BELGIUM",
-  "SWITZERLAND",
-  "AUSTRIA",
-  "SWEDEN",
-  "NORWAY",
-  "DENMARK",
-  "PHILIPPINES",
-  "KOREA",
-  "ISRAEL",
-  // Canadian provinces (Canada Post) and Mexican states that are not also US words.
-  "ONTARIO",
-  "QUEBEC",
-  "ALBERTA",
-  "MANITOBA",
-  "SASKATCHEWAN",
-  "NUNAVUT",
-  "YUKON",
-  "JALISCO",
-  "OAXACA",
-  "CHIHUAHUA",
-  "SONORA",
-  "COAHUILA",
-  "TAMAULIPAS",
-  "CDMX",
-  "YUCATAN",
-]);
-const FOREIGN_PAIRS: ReadonlySet<string> = new Set([
-  "UNITED KINGDOM",
-  "GREAT BRITAIN",
-  "BRITISH COLUMBIA",
-  "NOVA SCOTIA",
-  "NEW BRUNSWICK",
-  "PRINCE EDWARD",
-  "NUEVO LEON",
-  "BAJA CALIFORNIA",
-  "NORTHERN IRELAND",
-]);
+const FOREIGN_WORDS: ReadonlySet<string> = wordSet(WORDS.FOREIGN_WORDS);
+const FOREIGN_PAIRS: ReadonlySet<string> = wordSet(WORDS.FOREIGN_PAIRS);
 const PAIR_FIRST_WORDS: ReadonlySet<string> = new Set([...FOREIGN_PAIRS].map((pair) => pair.split(" ")[0]!));
 
 /** German street words glued to the name (HAUPTSTRASSE 5) are a strong sign of a German address. */

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import {
   isStandardSuffix,
   isUnlistedSuffix,
@@ -97,14 +99,7 @@ function highwayPair(tokens: readonly Token[], labels: readonly Label[]): readon
 }
 
 /** Words that open a line naming where two roads meet (`JCT 4 & 13`, `CRSRDS HIGHWAY 139`). */
-const JUNCTION_WORDS: ReadonlySet<string> = new Set([
-  "JCT",
-  "JCTN",
-  "JUNCTION",
-  "CRSRDS",
-  "CROSSROADS",
-  "XRDS",
-]);
+const JUNCTION_WORDS: ReadonlySet<string> = wordSet(WORDS.JUNCTION_WORDS);
 
 /**
  * `JCT 4 & 13`, `CRSRDS HIGHWAY 139 A` with the first word labelled part of the street: a
@@ -178,19 +173,7 @@ function buildingAfterAbbreviatedType(tokens: readonly Token[], labels: readonly
 }
 
 /** Words that end the name of a building or a complex, not of a street, after a whole street. */
-const BUILDING_WORDS: ReadonlySet<string> = new Set([
-  "PLAZA",
-  "PLZ",
-  "SQUARE",
-  "SQ",
-  "CENTER",
-  "CTR",
-  "CENTRE",
-  "MALL",
-  "TOWER",
-  "TOWERS",
-  "COMMONS",
-]);
+const BUILDING_WORDS: ReadonlySet<string> = wordSet(WORDS.COMPLEX_WORDS);
 
 /**
  * `5TH STREET N E 301` with E labelled a unit number or an unknown word: a postdirectional `N`

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { countyUnitDesignator, designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
 import { isFloorWord } from "../rules/street-words.js";
 import type { SecondaryUnit } from "../parse-answer.js";
@@ -120,4 +122,4 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
 }
 
 /** Words for "number" after a unit's designator (`APT NO 12`, `SUITE NUMBER 300`). */
-const UNIT_NUMBER_SIGNS: ReadonlySet<string> = new Set(["NO", "NUMBER", "NUM", "NBR"]);
+const UNIT_NUMBER_SIGNS: ReadonlySet<string> = wordSet(WORDS.NUMBER_WORDS);

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordList } from "../vocabulary/words.js";
 import { countyUnitDesignator, designatorNeedsNumber, standardUnitDesignator } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { isUnitId, startsWithDigit } from "../rules/rule-word-classes.js";
@@ -76,7 +78,7 @@ function numberAfterSign(tokens: readonly Token[], labels: readonly Label[]): re
   return copy ?? labels;
 }
 
-const NUMBER_SIGN_WORDS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER", "NUM", "NBR"]);
+const NUMBER_SIGN_WORDS: ReadonlySet<string> = new Set(["#", ...wordList(WORDS.NUMBER_WORDS)]);
 
 /** A designator that takes no number (`REAR`, `FRNT`, the county's `RR`): a lot's unit. */
 function isLotWord(word: string): boolean {

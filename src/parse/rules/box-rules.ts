@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { keepOneBoxGroup } from "../assembly/box-labels.js";
 import { isUnitId, startsWithDigit } from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
@@ -66,7 +68,7 @@ const ROUTE_WORDS: readonly Phrase[] = [
   ["HCR"],
 ];
 const WEAK_ROUTE_WORDS: readonly Phrase[] = [["ROUTE"], ["RTE"], ["RT"], ["RD"]];
-const BOX_WORDS: ReadonlySet<string> = new Set(["BOX", "BX", "#"]);
+const BOX_WORDS: ReadonlySet<string> = wordSet(WORDS.BOX_WORDS);
 
 function route(l: Labelling, at: number): number {
   let n = phraseAt(l, at, ROUTE_WORDS);
@@ -97,8 +99,8 @@ function boxAfter(l: Labelling, at: number): number {
   return k + 1 + more - at;
 }
 
-const MILITARY_WORDS: ReadonlySet<string> = new Set(["PSC", "CMR", "OPC", "CPR", "UPR"]);
-const MILITARY_CITIES: ReadonlySet<string> = new Set(["APO", "FPO", "DPO"]);
+const MILITARY_WORDS: ReadonlySet<string> = wordSet(WORDS.MILITARY_BOX_WORDS);
+const MILITARY_CITIES: ReadonlySet<string> = wordSet(WORDS.MILITARY_POST_OFFICES);
 
 /** `PSC 1234 BOX 5678`, `UNIT 2050 BOX 4190`, `CMR 450 BOX 1` (Pub 28 §225). */
 function military(l: Labelling, at: number): number {

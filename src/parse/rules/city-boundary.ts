@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { standardState } from "../../usps/usps.js";
 import type { Label } from "../labels.js";
 import { cityGazetteer } from "./city-gazetteer.js";
@@ -50,35 +52,7 @@ export function lastGroupOf(l: Labelling, from: number, to: number): number {
 }
 
 /** Names that follow ST / FT / MT in city names (ST LOUIS, FT MYERS): with a state after, a city. */
-export const SAINT_CITY_NAMES: ReadonlySet<string> = new Set([
-  "LOUIS",
-  "SIMONS",
-  "PAUL",
-  "PETERSBURG",
-  "CLOUD",
-  "GEORGE",
-  "CHARLES",
-  "JOSEPH",
-  "AUGUSTINE",
-  "JOHNS",
-  "CLAIR",
-  "HELENA",
-  "MARYS",
-  "ALBANS",
-  "LUCIE",
-  "MYERS",
-  "LAUDERDALE",
-  "COLLINS",
-  "WAYNE",
-  "WORTH",
-  "PIERCE",
-  "VERNON",
-  "PLEASANT",
-  "AIRY",
-  "JULIET",
-  "KISCO",
-  "SHASTA",
-]);
+export const SAINT_CITY_NAMES: ReadonlySet<string> = wordSet(WORDS.SAINT_CITY_NAMES);
 
 export function startsSaintCity(l: Labelling, s: number, span: StreetSpan): boolean {
   const word = l.text(s);

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { cityStartBefore } from "./city-boundary.js";
 import { labelStreet } from "./street-rules.js";
 import type { Labelling } from "./labelling.js";
@@ -10,51 +12,7 @@ import { lastGroupStart } from "./segment.js";
  * Words that mark a firm or recipient (C/O, ATTN, INC, LLC ...): a stretch with one and no house
  * number is a firm, not a street.
  */
-export const FIRM_WORDS: ReadonlySet<string> = new Set([
-  "ATTN",
-  "ATTENTION",
-  "INC",
-  "LLC",
-  "LLP",
-  "LTD",
-  "CORP",
-  "CORPORATION",
-  "CO",
-  "COMPANY",
-  "BANK",
-  "HOSPITAL",
-  "UNIVERSITY",
-  "COLLEGE",
-  "SCHOOL",
-  "CHURCH",
-  "INN",
-  "HOTEL",
-  "MOTEL",
-  "MALL",
-  "ASSOCIATES",
-  "GROUP",
-  "FOUNDATION",
-  "SERVICES",
-  "INSTITUTE",
-  "ASSOCIATION",
-  "DEPARTMENT",
-  "OFFICE",
-  "CLINIC",
-  "LIBRARY",
-  "MUSEUM",
-  "STATION",
-  "AIRPORT",
-  "SUPPLY",
-  "MANAGEMENT",
-  "INSURANCE",
-  // Account lines before a lockbox: CUSTOMER # 55-0037082, RE ACCT # 50016.
-  "CUSTOMER",
-  "CLIENT",
-  "ACCT",
-  "ACCOUNT",
-  "AGENCY",
-  "CENTER",
-]);
+export const FIRM_WORDS: ReadonlySet<string> = wordSet(WORDS.FIRM_MARKERS);
 
 export function isFirmStretch(l: Labelling, from: number, to: number): boolean {
   if (l.text(from) === "C" && l.text(from + 1) === "O") return true;

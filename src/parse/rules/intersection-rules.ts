@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { labelStreet } from "./street-rules.js";
 import { INTERSECTION_WORDS } from "./rule-word-classes.js";
 import type { Labelling } from "./labelling.js";
@@ -5,13 +7,7 @@ import type { Segment, SegmentRole } from "./segment.js";
 
 /** Intersections (SPEC `unsupported_intersection`): MAIN ST & ELM ST, CORNER OF 5TH AND MAIN. */
 
-export const CORNER_WORDS: ReadonlySet<string> = new Set([
-  "CORNER",
-  "COR",
-  "CORNER OF",
-  "OF",
-  "INTERSECTION",
-]);
+export const CORNER_WORDS: ReadonlySet<string> = wordSet(WORDS.CORNER_WORDS);
 
 /** `MAIN ST & ELM ST`, `CORNER OF 5TH AND MAIN`: the joining word, with a street each side. */
 export function intersectionAt(l: Labelling, from: number, to: number): number {

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import type { Label } from "../labels.js";
 import type { Warning } from "../parse-answer.js";
 import type { Token } from "../token.js";
@@ -112,7 +114,7 @@ function labelSegment(l: Labelling, segment: Segment, role: SegmentRole): void {
 const NO_CITY = { cityAllowed: false, cityExpected: false } as const;
 
 /** Street types that also name buildings and complexes (`LINCOLN CTR`, `CATHEDRAL PL`). */
-const BUILDING_TYPES: ReadonlySet<string> = new Set(["CTR", "PL", "PLZ", "SQ"]);
+const BUILDING_TYPES: ReadonlySet<string> = wordSet(WORDS.BUILDING_TYPES);
 
 /**
  * `1 LINCOLN CTR 5400 LBJ FWY`, `1000 CATHEDRAL PL 925 W GEORGIA ST`: a number and words ending
@@ -177,29 +179,7 @@ function houseNumberAt(l: Labelling, from: number, to: number): number {
   return -1;
 }
 
-const SPELLED_NUMBERS: ReadonlySet<string> = new Set([
-  "ONE",
-  "TWO",
-  "THREE",
-  "FOUR",
-  "FIVE",
-  "SIX",
-  "SEVEN",
-  "EIGHT",
-  "NINE",
-  "TEN",
-  "ELEVEN",
-  "TWELVE",
-  "TWENTY",
-  "THIRTY",
-  "FORTY",
-  "FIFTY",
-  "SIXTY",
-  "SEVENTY",
-  "EIGHTY",
-  "NINETY",
-  "HUNDRED",
-]);
+const SPELLED_NUMBERS: ReadonlySet<string> = wordSet(WORDS.SPELLED_NUMBERS);
 
 /**
  * Words with no house number read as a street when a common street type follows the first word

@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordList, wordSet } from "../vocabulary/words.js";
 import { standardDirectional, standardSuffix, standardUnitDesignator } from "../../usps/usps.js";
 
 /**
@@ -49,7 +51,7 @@ export function isGridPart(text: string | undefined): boolean {
   return text !== undefined && text.length > 2 && GRID_PART.test(text);
 }
 
-const ORDINAL_ENDINGS = ["ST", "ND", "RD", "TH"];
+const ORDINAL_ENDINGS: readonly string[] = wordList(WORDS.ORDINAL_ENDINGS);
 
 /** `1ST`, `22ND`, `103RD`, `5TH`: street names, not house numbers. */
 export function isOrdinal(text: string): boolean {
@@ -58,21 +60,10 @@ export function isOrdinal(text: string): boolean {
   return ORDINAL_ENDINGS.includes(text.slice(n - 2));
 }
 
-/** Spelled ordinals that name floors (`SECOND FLOOR`) or streets (`FIRST ST`). */
+/** Spelled ordinals and the floor names that go before FLOOR (`SECOND FLOOR`, `GROUND FLOOR`). */
 export const SPELLED_ORDINALS: ReadonlySet<string> = new Set([
-  "FIRST",
-  "SECOND",
-  "THIRD",
-  "FOURTH",
-  "FIFTH",
-  "SIXTH",
-  "SEVENTH",
-  "EIGHTH",
-  "NINTH",
-  "TENTH",
-  "GROUND",
-  "TOP",
-  "MAIN",
+  ...wordList(WORDS.ORDINAL_WORDS),
+  ...wordList(WORDS.FLOOR_NAMES),
 ]);
 
 /** A secondary unit number: has a digit, or is one or two letters (`APT B`, `STE AA`). */
@@ -103,71 +94,20 @@ export function designatorOf(text: string | undefined): string | undefined {
  * Designators seen in real mail that Appendix C2 lacks; labelled as units and kept as typed with
  * `unknown_unit_designator` (SPEC). PMB is Pub 28 §285's private mailbox.
  */
-export const OTHER_DESIGNATORS: ReadonlySet<string> = new Set([
-  "LEVEL",
-  "LVL",
-  "SHOP",
-  "FLAT",
-  "WING",
-  "PMB",
-  "MSC",
-  "FILE",
-  "TOWER",
-  "BOOTH",
-  "CUBICLE",
-  "STALL",
-  "MAILBOX",
-]);
+export const OTHER_DESIGNATORS: ReadonlySet<string> = wordSet(WORDS.OTHER_UNIT_DESIGNATORS);
 
 /**
  * The street types most streets carry. Where several suffix words could end the street
  * (`MAIN ST PARK CITY`, `LAKE SHORE DR LAKE FOREST`), one of these is preferred: city names end
  * in RAPIDS, FALLS, PARK or HEIGHTS far more often than in ST or AVE.
  */
-export const COMMON_SUFFIXES: ReadonlySet<string> = new Set([
-  "ST",
-  "AVE",
-  "RD",
-  "DR",
-  "LN",
-  "BLVD",
-  "CT",
-  "PL",
-  "WAY",
-  "CIR",
-  "PKWY",
-  "TER",
-  "TRL",
-  "HWY",
-  "LOOP",
-  "SQ",
-  "PIKE",
-  "CV",
-  "XING",
-  "RUN",
-  "PATH",
-  "ALY",
-  "EXPY",
-  "FWY",
-  "TPKE",
-  "ROW",
-  "WALK",
-]);
+export const COMMON_SUFFIXES: ReadonlySet<string> = wordSet(WORDS.COMMON_SUFFIXES);
 
 /** Words joining a Spanish or leading-type street name (`AVENUE OF THE AMERICAS`, `CALLE DE LA PAZ`). */
-export const NAME_CONNECTORS: ReadonlySet<string> = new Set([
-  "OF",
-  "THE",
-  "DE",
-  "DEL",
-  "LA",
-  "LAS",
-  "LOS",
-  "EL",
-]);
+export const NAME_CONNECTORS: ReadonlySet<string> = wordSet(WORDS.NAME_CONNECTORS);
 
 /** Words that start an intersection (SPEC `unsupported_intersection`). */
-export const INTERSECTION_WORDS: ReadonlySet<string> = new Set(["&", "AND", "AT", "@"]);
+export const INTERSECTION_WORDS: ReadonlySet<string> = wordSet(WORDS.JOINING_WORDS);
 
 /** `ATTN`, `ATTENTION`: the word that opens an attention line, a recipient's name. */
 export function isAttentionWord(text: string | undefined): boolean {

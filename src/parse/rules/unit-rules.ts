@@ -1,3 +1,5 @@
+import * as WORDS from "../vocabulary/generated-words.js";
+import { wordSet } from "../vocabulary/words.js";
 import { countyUnitDesignator, designatorNeedsNumber } from "../../usps/usps.js";
 import type { Labelling } from "./labelling.js";
 import { isFloorNumberFirst, mailDesignatorLength } from "./street-words.js";
@@ -115,20 +117,9 @@ function isWordUnitId(
  * (`123 MAIN ST APT SPRINGFIELD`); KEY, LOT, PIER ... may start a city (KEY WEST) and are not here.
  */
 /** Words for "number" written between a unit's designator and its number (`APT NO 12`). */
-const UNIT_NUMBER_WORDS: ReadonlySet<string> = new Set(["NO", "NUMBER", "NUM", "NBR"]);
+const UNIT_NUMBER_WORDS: ReadonlySet<string> = wordSet(WORDS.NUMBER_WORDS);
 
-const BARE_DESIGNATORS: ReadonlySet<string> = new Set([
-  "APT",
-  "STE",
-  "BLDG",
-  "RM",
-  "TRLR",
-  "UNIT",
-  "DEPT",
-  "SPC",
-  "HNGR",
-  "#",
-]);
+const BARE_DESIGNATORS: ReadonlySet<string> = wordSet(WORDS.BARE_UNIT_DESIGNATORS);
 
 function designated(l: Labelling, e: number, end: number, designator: string | undefined): number {
   let k = e + 1;

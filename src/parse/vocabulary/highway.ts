@@ -1,3 +1,5 @@
+import * as WORDS from "./generated-words.js";
+import { wordList, wordSet } from "./words.js";
 import { B_STATES, B_STATE_VARIANTS } from "../../usps/generated-tables.js";
 import { standardDirectional, standardState, standardSuffix } from "../../usps/usps.js";
 
@@ -15,39 +17,13 @@ interface HighwayForm {
   numbered: boolean;
 }
 
-const FORMS: readonly HighwayForm[] = [
-  ...forms("COUNTY HIGHWAY", ["COUNTY HIGHWAY", "COUNTY HWY", "CNTY HWY", "CO HWY", "CNTY HIGHWAY"]),
-  ...forms("COUNTY ROAD", ["COUNTY ROAD", "COUNTY RD", "CNTY RD", "CNTY ROAD", "CO RD", "CR"]),
-  ...forms("FM", ["FARM TO MARKET", "FARM TO MARKET ROAD", "FM", "HWY FM", "HIGHWAY FM", "FM RD", "FM ROAD"]),
-  ...forms("INTERSTATE", ["INTERSTATE HWY", "INTERSTATE HIGHWAY", "INTERSTATE", "IH"]),
-  ...forms("INTERSTATE", ["I"], true),
-  ...forms("STATE HIGHWAY", ["ST HIGHWAY", "ST HWY", "STATE HWY", "STATE HIGHWAY"]),
-  ...forms("STATE ROAD", ["ST RD", "STATE RD", "STATE ROAD"]),
-  ...forms("STATE ROAD", ["SR"], true),
-  ...forms("STATE ROUTE", ["ST RT", "ST RTE", "STATE RT", "STATE RTE", "STATE ROUTE", "SR"]),
-  ...forms("TOWNSHIP ROAD", ["TOWNSHIP RD", "TOWNSHIP ROAD", "TWP RD", "TSR"]),
-  ...forms("US HIGHWAY", ["US HWY", "US HIGHWAY", "U S HWY", "U S HIGHWAY", "USHWY"]),
-  ...forms("US HIGHWAY", ["US", "U S"], true),
-  ...forms("RANCH ROAD", ["RANCH RD", "RANCH ROAD"], true),
-  ...forms("HIGHWAY", ["HIGHWAY", "HWY", "HIWAY", "HWAY"]),
-  // HWYS 16 & 63: two highways sharing the road, one street (tailWords).
-  ...forms("HIGHWAY", ["HIGHWAYS", "HWYS"], true),
-  ...forms("EXPRESSWAY", ["EXPRESSWAY"], true),
-  ...forms("LOOP", ["LOOP"], true),
-  // Texas spurs and business routes (SPUR 591, BUSINESS 190): not in Appendix F, same shape.
-  ...forms("SPUR", ["SPUR"], true),
-  ...forms("BUSINESS", ["BUSINESS", "BUS"], true),
-  ...forms("ROUTE", ["ROUTE", "RTE", "RT"], true),
-  ...forms("ROAD", ["ROAD", "RD"], true),
-  // COUNTRY ROAD 183: a frequent slip for COUNTY ROAD, kept as typed (no spelling correction).
-  ...forms("COUNTRY ROAD", ["COUNTRY ROAD", "COUNTRY RD"], true),
-].sort((a, b) => b.words.length - a.words.length);
+const FORMS: readonly HighwayForm[] = WORDS.HIGHWAY_FORMS.map(([input, standard, numbered]) => ({
+  words: input!.split(" "),
+  standard: standard!,
+  numbered: numbered === "yes",
+})).sort((a, b) => b.words.length - a.words.length);
 
-function forms(standard: string, inputs: string[], numbered = false): HighwayForm[] {
-  return inputs.map((input) => ({ words: input.split(" "), standard, numbered }));
-}
-
-const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", "NO", "NUMBER"]);
+const NUMBER_SIGNS: ReadonlySet<string> = new Set(["#", ...wordList(WORDS.NUMBER_WORDS)]);
 
 const FIRST_WORDS = new Set(FORMS.map((form) => form.words[0]!));
 
@@ -109,16 +85,7 @@ export function matchHighway(
 const ROUTE_NUMBER = /^\d{1,4}[A-Z]?$/;
 
 /** Words kept as typed before a highway name (OLD US HIGHWAY 90, SCENIC HWY 98). */
-const MODIFIERS: ReadonlySet<string> = new Set([
-  "OLD",
-  "SCENIC",
-  "CITY",
-  "NEW",
-  "BUSINESS",
-  "BUS",
-  "ALT",
-  "ALTERNATE",
-]);
+const MODIFIERS: ReadonlySet<string> = wordSet(WORDS.HIGHWAY_MODIFIERS);
 
 /** Every word a highway name can start with: form words, modifiers, state codes and names. */
 const START_WORDS: ReadonlySet<string> = new Set([
@@ -175,7 +142,7 @@ function tailWords(words: readonly string[], at: number): { length: number; stan
   return { length: 0, standard: [] };
 }
 
-const TAIL_WORDS: ReadonlySet<string> = new Set(["BUSINESS", "ALT", "ALTERNATE"]);
+const TAIL_WORDS: ReadonlySet<string> = wordSet(WORDS.HIGHWAY_TAIL_WORDS);
 
 /** A state code or name (one or two words) starting a highway name: KY, KENTUCKY, CALIFORNIA. */
 function stateWordsAt(words: readonly string[], at: number): { length: number; code: string } | null {

@@ -1,3 +1,5 @@
+import * as WORDS from "./generated-words.js";
+import { wordList } from "./words.js";
 import { F_HIGHWAY_EXAMPLES } from "../../usps/generated-tables.js";
 import {
   puertoRicoAbbreviation,
@@ -34,150 +36,17 @@ export const WORD_CLASS = {
 } as const;
 
 // §281: PO box forms (DECISIONS.md "PO box" lists the input forms accepted).
-const PO_BOX_WORDS = [
-  "PO",
-  "P",
-  "O",
-  "BOX",
-  "POB",
-  "POST",
-  "OFFICE",
-  "CALLER",
-  "FIRM",
-  "BIN",
-  "LOCKBOX",
-  "DRAWER",
-  "APARTADO",
-  "GPO",
-];
+const PO_BOX_WORDS: readonly string[] = wordList(WORDS.PO_BOX_WORDS);
 // §241 rural route, §251 highway contract (DECISIONS.md "Rural route").
-const RURAL_ROUTE_WORDS = [
-  "RR",
-  "R",
-  "RFD",
-  "RURAL",
-  "ROUTE",
-  "RT",
-  "RTE",
-  "HC",
-  "STAR",
-  "HIGHWAY",
-  "CONTRACT",
-  "RUTA",
-];
+const RURAL_ROUTE_WORDS: readonly string[] = wordList(WORDS.RURAL_ROUTE_WORDS);
 // §225: military unit and box words; APO/FPO/DPO cities; AA/AE/AP states.
-const MILITARY_WORDS = [
-  "PSC",
-  "CMR",
-  "UNIT",
-  "OPC",
-  "CPR",
-  "UPR",
-  "APO",
-  "FPO",
-  "DPO",
-  "AA",
-  "AE",
-  "AP",
-  "USS",
-  "USNS",
-];
-const GENERAL_DELIVERY_WORDS = ["GENERAL", "DELIVERY", "GEN", "DEL"];
-const INTERSECTION_WORDS = ["AND", "&", "AT", "CORNER", "OF", "@", "X"];
+const MILITARY_WORDS: readonly string[] = wordList(WORDS.MILITARY_WORDS);
+const GENERAL_DELIVERY_WORDS: readonly string[] = wordList(WORDS.GENERAL_DELIVERY_WORDS);
+const INTERSECTION_WORDS: readonly string[] = wordList(WORDS.INTERSECTION_WORDS);
 // Common words of firm and building names in the hand-labelled corpus (Recipient, BuildingName).
-const FIRM_WORDS = [
-  "INC",
-  "LLC",
-  "LLP",
-  "LTD",
-  "CORP",
-  "CORPORATION",
-  "CO",
-  "COMPANY",
-  "BANK",
-  "HOSPITAL",
-  "SCHOOL",
-  "UNIVERSITY",
-  "COLLEGE",
-  "CENTER",
-  "CENTRE",
-  "CHURCH",
-  "LIBRARY",
-  "HOTEL",
-  "BUILDING",
-  "TOWER",
-  "PLAZA",
-  "MALL",
-  "OFFICE",
-  "OFFICES",
-  "DEPARTMENT",
-  "DEPT",
-  "ASSOCIATES",
-  "GROUP",
-  "SERVICES",
-  "CLINIC",
-  "MEDICAL",
-  "ATTN",
-  "C/O",
-  "CARE",
-  "THE",
-  "INSTITUTE",
-  "FOUNDATION",
-  "MUSEUM",
-  "STORE",
-  "RESTAURANT",
-  "CAFE",
-  "FIRM",
-  "LAW",
-  "HALL",
-  "CITY",
-  "COUNTY",
-  "STATE",
-  "OF",
-  "TRUST",
-  "PARTNERS",
-];
-const ORDINAL_WORDS = [
-  "FIRST",
-  "SECOND",
-  "THIRD",
-  "FOURTH",
-  "FIFTH",
-  "SIXTH",
-  "SEVENTH",
-  "EIGHTH",
-  "NINTH",
-  "TENTH",
-];
-const STATE_NAME_PARTS = [
-  "NEW",
-  "NORTH",
-  "SOUTH",
-  "WEST",
-  "RHODE",
-  "DISTRICT",
-  "OF",
-  "COLUMBIA",
-  "CAROLINA",
-  "DAKOTA",
-  "HAMPSHIRE",
-  "JERSEY",
-  "MEXICO",
-  "YORK",
-  "VIRGINIA",
-  "ISLAND",
-  "PUERTO",
-  "RICO",
-  "VIRGIN",
-  "ISLANDS",
-  "AMERICAN",
-  "SAMOA",
-  "NORTHERN",
-  "MARIANA",
-  "MARSHALL",
-  "ARMED",
-  "FORCES",
-];
+const FIRM_WORDS: readonly string[] = wordList(WORDS.FIRM_WORDS);
+const ORDINAL_WORDS: readonly string[] = wordList(WORDS.ORDINAL_WORDS);
+const STATE_NAME_PARTS: readonly string[] = wordList(WORDS.STATE_NAME_PARTS);
 
 const classes = new Map<string, number>();
 function mark(words: Iterable<string>, bit: number): void {
