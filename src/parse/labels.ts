@@ -1,28 +1,14 @@
+import { STRING_COMPONENTS, type StringComponent } from "./parse-answer.js";
+
 /**
- * The labels a parse backend assigns to tokens: one per component of SPEC.md, plus
+ * The labels a parse backend assigns to tokens: one per component of SPEC.md (derived from
+ * STRING_COMPONENTS, in its order: the model file stores labels by index), plus
  * `generalDelivery` (the words GENERAL DELIVERY), `intersection` (AND, &, AT, CORNER OF ...
  * joining two streets) and `other` (fits nowhere). Both backends label tokens with these and
  * hand them to the one assembly path (src/parse/assemble.ts).
  */
 export const LABELS = [
-  "addressNumber",
-  "addressNumberSuffix",
-  "predirectional",
-  "streetName",
-  "streetSuffix",
-  "postdirectional",
-  "occupancyType",
-  "occupancyId",
-  "poBoxType",
-  "poBoxId",
-  "ruralRouteType",
-  "ruralRouteId",
-  "firm",
-  "urbanization",
-  "city",
-  "state",
-  "zip5",
-  "zip4",
+  ...(STRING_COMPONENTS.filter((name) => name !== "other") as Exclude<StringComponent, "other">[]),
   "generalDelivery",
   "intersection",
   "other",
