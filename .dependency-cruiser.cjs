@@ -22,6 +22,13 @@ module.exports = {
     upward("accounts-below-edges", floor("accounts/"), floor(...ENTRY, ...EDGES)),
     upward("parcels-below-accounts", floor("parcels/"), floor(...ENTRY, ...EDGES, "accounts/")),
     upward("parse-below-parcels", floor("parse/"), floor(...ENTRY, ...EDGES, "accounts/", "parcels/")),
+    // The portal reads and changes accounts through the interface accounts exports for it.
+    {
+      name: "portal-through-team-accounts",
+      severity: "error",
+      from: { path: "^src/portal/" },
+      to: { path: "^src/accounts/", pathNot: "^src/accounts/(accounts|team-accounts|passwords)\\.ts$" },
+    },
     // The index reports its phases; the HTTP edge turns them into Server-Timing (index-phases.ts).
     upward("parcels-without-server-timing", floor("parcels/"), floor("runtime/timing\\.ts")),
     upward(

@@ -99,3 +99,13 @@ export interface KeyGuessLimiter {
 }
 
 export type Prices = Record<Operation, number>;
+
+/**
+ * The request log stores the path called, not the operation: these are the paths of each
+ * operation (current and older, SPEC.md "Versioning"), for display and for filtering.
+ */
+export const OPERATION_PATHS: Record<Operation, { exact: string[]; prefixes: string[] }> = {
+  parse: { exact: ["/v1/verify/parse", "/v1/address/parse"], prefixes: [] },
+  lookup: { exact: ["/v1/verify/lookup", "/v1/property/lookup"], prefixes: [] },
+  lookup_by_id: { exact: [], prefixes: ["/v1/verify/lookup/", "/v1/property/lookup/"] },
+};

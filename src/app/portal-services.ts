@@ -1,12 +1,14 @@
 import type { Database } from "../db/database.js";
 import type { Config } from "../config.js";
 import type { PortalServices } from "../portal/portal-plugin.js";
+import { SqlTeamAccounts } from "../accounts/sql/sql-team-accounts.js";
 import { SqlPortalStore } from "../portal/store/sql-portal-store.js";
 
 /** The portal's services from the configuration, over the accounts database. */
 export function portalServices(db: Database, config: Config): PortalServices {
   return {
     store: new SqlPortalStore(db),
+    accounts: new SqlTeamAccounts(db),
     currency: config.CURRENCY,
     prices: {
       parse: config.PRICE_PARSE_MICROS,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Prices } from "../accounts/accounts.js";
+import type { TeamAccounts } from "../accounts/team-accounts.js";
 import { html } from "./view/html.js";
 import { notice, page } from "./view/layout.js";
 import type { AssetUrls, PageShell } from "./view/layout.js";
@@ -10,6 +11,7 @@ import type { Sessions } from "./store/sessions.js";
 /** What every portal route uses, built once when the portal is registered. */
 export interface PortalContext {
   store: PortalStore;
+  accounts: TeamAccounts;
   sessions: Sessions;
   currency: string;
   prices: Prices;

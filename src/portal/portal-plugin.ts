@@ -10,6 +10,7 @@ import { registerLogRoutes } from "./pages/logs-routes.js";
 import { sendPage } from "./portal-context.js";
 import type { PortalContext } from "./portal-context.js";
 import type { PortalStore } from "./store/portal-store.js";
+import type { TeamAccounts } from "../accounts/team-accounts.js";
 import { Sessions } from "./store/sessions.js";
 import { registerSignInRoutes } from "./pages/sign-in-routes.js";
 import { SignInLimit } from "./store/sign-in-limit.js";
@@ -17,7 +18,10 @@ import { registerUsageRoutes } from "./pages/usage-routes.js";
 
 /** What the composition root gives the portal (Services.portal). */
 export interface PortalServices {
+  /** The portal's own tables: sessions, failed sign-ins. */
   store: PortalStore;
+  /** What the portal reads and changes of a team in the accounts. */
+  accounts: TeamAccounts;
   currency: string;
   prices: Prices;
   sessionIdleMinutes: number;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import type { Database } from "../../src/db/database.js";
 import type { PortalServices } from "../../src/portal/portal-plugin.js";
+import { SqlTeamAccounts } from "../../src/accounts/sql/sql-team-accounts.js";
 import { SqlPortalStore } from "../../src/portal/store/sql-portal-store.js";
 import { openPgliteForTest } from "../support/databases.js";
 import { testApp, testServices } from "../support/test-app.js";
@@ -33,6 +34,7 @@ export async function portalHarness(overrides: Partial<PortalServices> = {}): Pr
   const clock = { now: new Date("2026-11-20T12:00:00Z") };
   const portal: PortalServices = {
     store: new SqlPortalStore(db),
+    accounts: new SqlTeamAccounts(db),
     currency: "USD",
     prices: { parse: 1000, lookup: 5000, lookup_by_id: 2000 },
     sessionIdleMinutes: 30,

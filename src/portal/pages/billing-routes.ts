@@ -57,8 +57,8 @@ async function renderBilling(
   const teamId = session.user.teamId;
   const now = context.now();
   const [billing, months] = await Promise.all([
-    context.store.billing(teamId),
-    context.store.monthlySpend(teamId, MONTHS_SHOWN, now),
+    context.accounts.billing(teamId),
+    context.accounts.monthlySpend(teamId, MONTHS_SHOWN, now),
   ]);
   const money = (micros: number) => formatMoney(micros, context.currency);
   const credit = html`<p class="figure${billing.creditMicros <= 0 ? " bad-text" : ""}">
@@ -125,7 +125,7 @@ export function registerBillingRoutes(app: FastifyInstance, context: PortalConte
     if (!posted) return reply;
     const teamId = posted.session.user.teamId;
     if (posted.form.get("action") === "clear") {
-      await context.store.setBudget(teamId, null);
+      await context.accounts.setBudget(teamId, null);
       return reply.redirect("/portal/billing?saved=cleared", 303);
     }
     const typed = posted.form.get("budget") ?? "";
@@ -134,7 +134,7 @@ export function registerBillingRoutes(app: FastifyInstance, context: PortalConte
       const top = notice("error", "Enter the budget as an amount such as 250 or 250.00.");
       return renderBilling(context, reply, posted.session, { status: 422, top, typed });
     }
-    await context.store.setBudget(teamId, micros);
+    await context.accounts.setBudget(teamId, micros);
     return reply.redirect("/portal/billing?saved=set", 303);
   });
 }

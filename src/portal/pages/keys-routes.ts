@@ -7,11 +7,11 @@ import type { Html } from "../view/html.js";
 import { csrfField, notice } from "../view/layout.js";
 import { requireForm, requireUser, sendPage } from "../portal-context.js";
 import type { PortalContext, SignedInSession } from "../portal-context.js";
-import type { PortalKey } from "../store/portal-store.js";
+import type { TeamKey } from "../../accounts/team-accounts.js";
 
 const NAME_MAX = 64;
 
-function keyRow(key: PortalKey, session: SignedInSession): Html {
+function keyRow(key: TeamKey, session: SignedInSession): Html {
   const status = key.revokedAt
     ? html`<span class="badge muted">Revoked ${formatTime(key.revokedAt)}</span>`
     : html`<span class="badge ok">Active</span>`;
@@ -62,7 +62,7 @@ async function renderKeys(
   session: SignedInSession,
   extra: { status?: number; top?: Html; name?: string } = {},
 ): Promise<FastifyReply> {
-  const keys = await context.store.listKeys(session.user.teamId);
+  const keys = await context.accounts.listKeys(session.user.teamId);
   const active = keys.filter((key) => !key.revokedAt).length;
   return sendPage(context, reply, extra.status ?? 200, {
     title: "API keys",
@@ -119,7 +119,7 @@ export function registerKeyRoutes(app: FastifyInstance, context: PortalContext):
       const top = notice("error", `Give the key a name of 1 to ${NAME_MAX} characters.`);
       return renderKeys(context, reply, posted.session, { status: 422, top, name });
     }
-    const created = await context.store.createKey(posted.session.user.teamId, name);
+    const created = await context.accounts.createKey(posted.session.user.teamId, name);
     // The secret is in this answer only: never cached, never stored.
     reply.header("cache-control", "no-store");
     return renderKeys(context, reply, posted.session, {
@@ -132,7 +132,7 @@ export function registerKeyRoutes(app: FastifyInstance, context: PortalContext):
     const posted = await requireForm(context, request, reply);
     if (!posted) return reply;
     const { keyId } = request.params as { keyId: string };
-    const revoked = await context.store.revokeKey(posted.session.user.teamId, keyId);
+    const revoked = await context.accounts.revokeKey(posted.session.user.teamId, keyId);
     if (!revoked) {
       // Another team's key answers exactly like a key that does not exist.
       return renderKeys(context, reply, posted.session, {

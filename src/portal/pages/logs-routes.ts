@@ -11,7 +11,7 @@ import type { LogQuery } from "../view/logs-filter.js";
 import { OPERATION_LABELS, operationOfPath } from "../view/operations.js";
 import { requireUser, sendPage } from "../portal-context.js";
 import type { PortalContext } from "../portal-context.js";
-import type { LogRow } from "../store/portal-store.js";
+import type { LogRow } from "../../accounts/team-accounts.js";
 
 const STATUSES: ReadonlyArray<readonly [string, string]> = [
   ["2xx", "Success (2xx)"],
@@ -123,7 +123,7 @@ export function registerLogRoutes(app: FastifyInstance, context: PortalContext):
     const raw = request.query as Record<string, string | undefined>;
     const query = readLogQuery(raw);
     const filter = toFilter(query, raw);
-    const found = await context.store.requestLogs(session.user.teamId, filter);
+    const found = await context.accounts.requestLogs(session.user.teamId, filter);
     const more = found.length > PAGE_SIZE;
     const rows = filter.after ? found.slice(-PAGE_SIZE) : found.slice(0, PAGE_SIZE);
     const paging = filter.before ? "before" : filter.after ? "after" : null;

@@ -96,7 +96,7 @@ export function registerSignInRoutes(app: FastifyInstance, context: PortalContex
       const message = `Too many failed sign-ins. Try again in ${minutes} minutes.`;
       return renderSignIn(context, reply, { session, email, next, status: 429, message });
     }
-    const user = email === "" ? null : await context.store.findUser(email);
+    const user = email === "" ? null : await context.accounts.findUser(email);
     const matches = await checkPassword(form.get("password") ?? "", user?.passwordHash);
     if (!matches || user === null) {
       await limit.noteFailure(email, request.ip, now);

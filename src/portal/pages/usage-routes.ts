@@ -11,7 +11,7 @@ import { formatMoney } from "../view/money.js";
 import { OPERATION_LABELS } from "../view/operations.js";
 import { requireUser, sendPage } from "../portal-context.js";
 import type { PortalContext } from "../portal-context.js";
-import type { DailyUsage } from "../store/portal-store.js";
+import type { DailyUsage } from "../../accounts/team-accounts.js";
 import { usageChart } from "../view/usage-chart.js";
 import type { ChartDay } from "../view/usage-chart.js";
 import { dayRange, presets } from "../view/usage-range.js";
@@ -101,9 +101,9 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
     const metric: Metric = query.metric === "spend" ? "spend" : "requests";
     const teamId = session.user.teamId;
     const [usage, errors, billing] = await Promise.all([
-      context.store.dailyUsage(teamId, range.from, range.end),
-      context.store.dailyErrors(teamId, range.from, range.end),
-      context.store.billing(teamId),
+      context.accounts.dailyUsage(teamId, range.from, range.end),
+      context.accounts.dailyErrors(teamId, range.from, range.end),
+      context.accounts.billing(teamId),
     ]);
     const sums = totals(usage);
     const money = (micros: number) => formatMoney(micros, context.currency);

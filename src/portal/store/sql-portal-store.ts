@@ -1,19 +1,6 @@
-import { AccountAdmin } from "../../accounts/sql/account-admin.js";
-import { announce } from "../../accounts/sql/account-changes.js";
 import { toNumber } from "../../db/database.js";
 import type { Database } from "../../db/database.js";
-import type {
-  LogFilter,
-  LogRow,
-  NewSession,
-  PortalKey,
-  PortalSession,
-  PortalStore,
-  PortalUserCredentials,
-  TeamBilling,
-} from "./portal-store.js";
-import { queryDailyErrors, queryDailyUsage, queryMonthlySpend } from "./sql-usage-queries.js";
-import { queryLogs } from "./sql-log-query.js";
+import type { NewSession, PortalSession, PortalStore } from "./portal-store.js";
 
 type Timestamp = string | Date;
 
@@ -37,24 +24,9 @@ const SESSION = `
     LEFT JOIN teams t ON t.id = u.team_id
    WHERE s.token_hash = $1 AND s.expires_at > $2::timestamptz`;
 
-/** The portal's store over the accounts database (PostgreSQL or PGlite). */
+/** The portal's own tables (sessions, failed sign-ins) in the service database (PostgreSQL or PGlite). */
 export class SqlPortalStore implements PortalStore {
-  private readonly admin: AccountAdmin;
-
-  constructor(private readonly db: Database) {
-    this.admin = new AccountAdmin(db);
-  }
-
-  async findUser(email: string): Promise<PortalUserCredentials | null> {
-    const rows = await this.db.query<{ id: string; team_id: string; email: string; password_hash: string }>(
-      "SELECT id, team_id, email, password_hash FROM portal_users WHERE lower(email) = lower($1)",
-      [email],
-    );
-    const row = rows[0];
-    return row
-      ? { userId: row.id, teamId: row.team_id, email: row.email, passwordHash: row.password_hash }
-      : null;
-  }
+  constructor(private readonly db: Database) {}
 
   async createSession(session: NewSession): Promise<void> {
     await this.db.query(
@@ -119,58 +91,6 @@ export class SqlPortalStore implements PortalStore {
       "INSERT INTO portal_sign_in_attempts (email, client, at) VALUES (lower($1), $2, $3::timestamptz)",
       [email, client, iso(at)],
     );
-  }
-
-  listKeys(teamId: string): Promise<PortalKey[]> {
-    return this.admin.listKeys(teamId);
-  }
-
-  createKey(teamId: string, name: string): Promise<{ keyId: string; secret: string }> {
-    return this.admin.createKey(teamId, name);
-  }
-
-  async revokeKey(teamId: string, keyId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ hash: string }>(
-        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
-          WHERE id = $1 AND team_id = $2 RETURNING hash`,
-        [keyId, teamId],
-      );
-      if (!rows[0]) return false;
-      // Every replica's key cache drops the key when this commits (account-changes.ts).
-      await announce(tx, { kind: "key", hash: rows[0].hash });
-      return true;
-    });
-  }
-
-  dailyUsage(teamId: string, from: string, to: string) {
-    return queryDailyUsage(this.db, teamId, from, to);
-  }
-
-  dailyErrors(teamId: string, from: string, to: string) {
-    return queryDailyErrors(this.db, teamId, from, to);
-  }
-
-  async billing(teamId: string): Promise<TeamBilling> {
-    const team = await this.admin.team(teamId);
-    return {
-      name: team.name,
-      creditMicros: team.creditMicros,
-      budgetMicros: team.budgetMicros,
-      monthSpendMicros: team.monthSpendMicros,
-    };
-  }
-
-  monthlySpend(teamId: string, months: number, now: Date) {
-    return queryMonthlySpend(this.db, teamId, months, now);
-  }
-
-  setBudget(teamId: string, budgetMicros: number | null): Promise<void> {
-    return this.admin.setBudget(teamId, budgetMicros);
-  }
-
-  requestLogs(teamId: string, filter: LogFilter): Promise<LogRow[]> {
-    return queryLogs(this.db, teamId, filter);
   }
 }
 

@@ -1,7 +1,7 @@
 import { html } from "./html.js";
 import type { Html } from "./html.js";
 import { formatMoney } from "./money.js";
-import type { TeamBilling } from "../store/portal-store.js";
+import type { TeamBilling } from "../../accounts/team-accounts.js";
 
 /**
  * This month's spend against the monthly budget, as text and a bar. At or past the budget the

@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from "../../errors.js";
 import { isOperation } from "./operations.js";
-import type { LogFilter } from "../store/portal-store.js";
+import type { LogFilter } from "../../accounts/team-accounts.js";
 
 /**
  * The Logs page's query string, read leniently: a value that is not one of the offered choices

@@ -1,15 +1,7 @@
-import { OPERATIONS } from "../../accounts/accounts.js";
+import { OPERATION_PATHS, OPERATIONS } from "../../accounts/accounts.js";
 import type { Operation } from "../../accounts/accounts.js";
 
-/**
- * The request log stores the path called, not the operation: these are the paths of each
- * operation (current and older, SPEC.md "Versioning"), for display and for filtering.
- */
-export const OPERATION_PATHS: Record<Operation, { exact: string[]; prefixes: string[] }> = {
-  parse: { exact: ["/v1/verify/parse", "/v1/address/parse"], prefixes: [] },
-  lookup: { exact: ["/v1/verify/lookup", "/v1/property/lookup"], prefixes: [] },
-  lookup_by_id: { exact: [], prefixes: ["/v1/verify/lookup/", "/v1/property/lookup/"] },
-};
+export { OPERATION_PATHS };
 
 export const OPERATION_LABELS: Record<Operation, string> = {
   parse: "Parse",

@@ -1,7 +1,7 @@
-import { selectRequestLogs } from "../../accounts/sql/account-queries.js";
+import { selectRequestLogs } from "./account-queries.js";
 import type { Queryable } from "../../db/database.js";
-import { OPERATION_PATHS } from "../view/operations.js";
-import type { LogFilter, LogRow } from "./portal-store.js";
+import { OPERATION_PATHS } from "../accounts.js";
+import type { LogFilter, LogRow } from "../team-accounts.js";
 
 /**
  * The team's request log for the Logs page: newest first, filtered, paged by keyset on

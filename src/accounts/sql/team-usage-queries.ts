@@ -1,8 +1,8 @@
-import type { Operation } from "../../accounts/accounts.js";
-import { monthOf } from "../../accounts/sql/account-changes.js";
+import type { Operation } from "../accounts.js";
+import { monthOf } from "./account-changes.js";
 import { toNumber } from "../../db/database.js";
 import type { Queryable } from "../../db/database.js";
-import type { DailyUsage, MonthSpend } from "./portal-store.js";
+import type { DailyUsage, MonthSpend } from "../team-accounts.js";
 
 /**
  * Usage reads of the portal. Days and months are UTC calendar days and months, as budgets are
