@@ -10,6 +10,7 @@ import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
 import { meteringHook, requestLogHook } from "./metering.js";
 import "./request-context.js";
+import { registerHealthRoutes } from "./routes/health.js";
 import { registerLookupByIdRoutes } from "./routes/lookup-by-id.js";
 import { registerLookupRoutes } from "./routes/lookup.js";
 import { registerOpenApiRoute } from "./routes/openapi.js";
@@ -37,7 +38,8 @@ export function listRoutes(app: FastifyInstance): readonly ServedRoute[] {
 
 /**
  * The HTTP application: the API routes behind authentication, metering and request logging;
- * the OpenAPI document; plain-text 404 for everything else. No CORS: the API is for servers.
+ * the OpenAPI document and health and readiness (routes/health.ts); plain-text 404 for
+ * everything else. No CORS: the API is for servers.
  */
 export function buildApp(services: Services, options: AppOptions): FastifyInstance {
   const app = Fastify({
@@ -70,6 +72,7 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
 
   if (options.shedding) registerLoadShedding(app, options.shedding);
   registerOpenApiRoute(app);
+  registerHealthRoutes(app, services);
   if (services.portal) void app.register(portalPlugin(services.portal), { prefix: "/portal" });
   else void app.register(portalUnavailablePlugin, { prefix: "/portal" });
   void app.register(async (api) => {
