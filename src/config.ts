@@ -35,6 +35,45 @@ const boolean: Parse<boolean> = (raw, name) => {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 };
 
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+const logLevel: Parse<string> = (raw, name) => {
+  if (!LOG_LEVELS.includes(raw))
+    throw new ConfigError(`${name} must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+  return raw;
+};
+
+/** A URL of one of `schemes` (`postgres:`), kept as written; the message never shows a password. */
+function url(what: string, schemes: readonly string[]): Parse<string> {
+  return (raw, name) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || !schemes.includes(parsed.protocol) || parsed.hostname === "") {
+      const example = `${schemes[0]}//HOST:PORT/…`;
+      throw new ConfigError(`${name} must be ${what} URL (${example}), got "${withoutPassword(raw)}"`);
+    }
+    return raw;
+  };
+}
+
+/** `INDEX`: a directory, `file:///DIR` or `s3://BUCKET/PREFIX`. */
+const indexLocation: Parse<string> = (raw, name) => {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return raw;
+  if (scheme === "s3" && /^s3:\/\/[^/]+/i.test(raw)) return raw;
+  if (scheme === "file" && raw.length > "file://".length) return raw;
+  throw new ConfigError(`${name} must be a directory, file:///DIR or s3://BUCKET/PREFIX, got "${raw}"`);
+};
+
+/** `postgres://user:secret@host` → `postgres://user:***@host`, for messages. */
+export function withoutPassword(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
+}
+
 const SCHEMA = {
   WORKERS: entry(
     "Server processes sharing the port; default: the number of cores with DATABASE_URL, 1 on the embedded database (which one process holds, with the portal).",
@@ -47,7 +86,7 @@ const SCHEMA = {
   TLS_CERT: entry("PEM certificate file; with TLS_KEY the service speaks HTTPS.", undefined, text),
   TLS_KEY: entry("PEM private key file for TLS_CERT.", undefined, text),
   DEMO_API_KEY: entry("Fixes the demo team's API key (created on first start).", undefined, text),
-  LOG_LEVEL: entry("pino log level: fatal, error, warn, info, debug, trace, silent.", "info", text),
+  LOG_LEVEL: entry("pino log level: fatal, error, warn, info, debug, trace, silent.", "info", logLevel),
   TRUST_PROXY: entry(
     "Take the client address from X-Forwarded-For (behind a load balancer).",
     "false",
@@ -76,12 +115,12 @@ const SCHEMA = {
   DATABASE_URL: entry(
     "PostgreSQL URL of the accounts database; unset: embedded PGlite in DATA_DIR/accounts.",
     undefined,
-    text,
+    url("a PostgreSQL", ["postgres:", "postgresql:"]),
   ),
   REDIS_URL: entry(
     "Redis URL sharing the unrecognized-key limit across replicas; unset: in memory.",
     undefined,
-    text,
+    url("a Redis", ["redis:", "rediss:"]),
   ),
   REDIS_PREFIX: entry("Prefix of every key the service writes to Redis.", "situs:", text),
   DATABASE_TIMEOUT_MS: entry(
@@ -151,7 +190,7 @@ const SCHEMA = {
   INDEX: entry(
     "Parcel index store: a directory, file:///DIR or s3://BUCKET/PREFIX; unset: the demo index in DATA_DIR/index (built on first start).",
     undefined,
-    text,
+    indexLocation,
   ),
   INDEX_REFRESH_MS: entry(
     "How often to look for a newly published index build (0: never).",
@@ -163,7 +202,11 @@ const SCHEMA = {
     "268435456",
     integer(1 << 20, 2 ** 40),
   ),
-  S3_ENDPOINT: entry("Endpoint of an S3-compatible store (R2, MinIO); unset: AWS.", undefined, text),
+  S3_ENDPOINT: entry(
+    "Endpoint of an S3-compatible store (R2, MinIO); unset: AWS.",
+    undefined,
+    url("an HTTP", ["http:", "https:"]),
+  ),
   S3_REGION: entry("Region of the S3 store.", "us-east-1", text),
   S3_FORCE_PATH_STYLE: entry(
     "Path-style S3 URLs (MinIO, most local servers); default: true with S3_ENDPOINT.",

@@ -48,3 +48,37 @@ test("the documented table names every variable with its default", () => {
     assert.match(table, new RegExp(name));
   assert.match(table, /\[8080\]/);
 });
+
+test("values are checked before anything starts, each message naming its variable", () => {
+  const problem = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return error instanceof ConfigError ? error.message : "not a ConfigError";
+    }
+    return "accepted";
+  };
+  assert.match(problem({ LOG_LEVEL: "verbose" }), /LOG_LEVEL must be one of fatal, error, warn, info/);
+  assert.match(problem({ DATABASE_URL: "notaurl" }), /DATABASE_URL must be a PostgreSQL URL \(postgres:/);
+  assert.match(problem({ DATABASE_URL: "mysql://db/x" }), /DATABASE_URL must be a PostgreSQL URL/);
+  assert.match(problem({ REDIS_URL: "127.0.0.1:6379" }), /REDIS_URL must be a Redis URL/);
+  assert.match(
+    problem({ INDEX: "s3://" }),
+    /INDEX must be a directory, file:\/\/\/DIR or s3:\/\/BUCKET\/PREFIX/,
+  );
+  assert.match(problem({ INDEX: "http://example.com/index" }), /INDEX must be/);
+  assert.match(problem({ S3_ENDPOINT: "minio:9000" }), /S3_ENDPOINT must be an HTTP URL/);
+  // A password in a refused URL is never repeated.
+  const message = problem({ DATABASE_URL: "postgres://situs:hunter2@" });
+  assert.doesNotMatch(message, /hunter2/);
+  assert.match(message, /situs:\*\*\*@/);
+  const accepted: Record<string, string>[] = [
+    { DATABASE_URL: "postgres://situs:pw@db.internal:5432/situs" },
+    { REDIS_URL: "rediss://cache:6380" },
+    { INDEX: "s3://bucket/prefix" },
+    { INDEX: "/var/lib/situs/index" },
+    { S3_ENDPOINT: "http://127.0.0.1:9000" },
+    { LOG_LEVEL: "debug" },
+  ];
+  for (const env of accepted) assert.equal(problem(env), "accepted", JSON.stringify(env));
+});

@@ -54,6 +54,11 @@ export class RedisKeyGuessLimiter implements KeyGuessLimiter {
     return Number(count) > this.options.limit;
   }
 
+  /** Resolves when Redis answers a PING (within the command timeout); rejects otherwise. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

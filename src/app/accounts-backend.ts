@@ -1,3 +1,4 @@
+import { withoutPassword } from "../config.js";
 import { JOURNAL_JOBS } from "../accounts/ledger/journal-jobs.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -64,9 +65,33 @@ export async function openDatabase(config: AccountsConfig): Promise<Database> {
     await migrate(db, SERVICE_MIGRATIONS);
   } catch (error) {
     await db.close().catch(() => {});
-    throw error;
+    throw config.DATABASE_URL === undefined
+      ? error
+      : unreachable("PostgreSQL", "DATABASE_URL", config.DATABASE_URL, error);
   }
   return db;
+}
+
+/** A dependency that does not answer at start, named with the variable that points to it. */
+function unreachable(what: string, variable: string, url: string, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`cannot reach ${what} at ${variable}=${withoutPassword(url)} (${reason})`, { cause });
+}
+
+/** The Redis of REDIS_URL, answering a PING before the service starts. */
+async function reachableRedis(config: AccountsConfig & { REDIS_URL: string }): Promise<RedisKeyGuessLimiter> {
+  const limiter = new RedisKeyGuessLimiter({
+    url: config.REDIS_URL,
+    limit: config.UNKNOWN_KEY_LIMIT,
+    prefix: config.REDIS_PREFIX,
+  });
+  try {
+    await limiter.ping();
+    return limiter;
+  } catch (error) {
+    await limiter.close();
+    throw unreachable("Redis", "REDIS_URL", config.REDIS_URL, error);
+  }
 }
 
 /** A usage ledger that can also say when the database reflects every outcome so far. */
@@ -124,13 +149,14 @@ export async function openAccounts(
     retentionDays: config.REQUEST_LOG_RETENTION_DAYS,
     ...(log ? { log } : {}),
   });
+  const redisUrl = config.REDIS_URL;
   const keyGuesses =
-    config.REDIS_URL === undefined
+    redisUrl === undefined
       ? new MemoryKeyGuessLimiter(config.UNKNOWN_KEY_LIMIT)
-      : new RedisKeyGuessLimiter({
-          url: config.REDIS_URL,
-          limit: config.UNKNOWN_KEY_LIMIT,
-          prefix: config.REDIS_PREFIX,
+      : await reachableRedis({ ...config, REDIS_URL: redisUrl }).catch(async (error: unknown) => {
+          await Promise.all([usage.close(), requestLog.close(), accounts.close()]).catch(() => {});
+          if (db === undefined) await database.close().catch(() => {});
+          throw error;
         });
   return {
     db: database,
