@@ -74,6 +74,15 @@ export function withoutPassword(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
 }
 
+/** `ACCESS_LOG`: `on` (every request, 1), `off` (0) or `sample:N` (one request in N). */
+const accessLog: Parse<number> = (raw, name) => {
+  if (raw === "on") return 1;
+  if (raw === "off") return 0;
+  const every = /^sample:(\d{1,7})$/.exec(raw)?.[1];
+  if (every !== undefined && Number(every) >= 1) return Number(every);
+  throw new ConfigError(`${name} must be on, off or sample:N (one request in N), got "${raw}"`);
+};
+
 const SCHEMA = {
   WORKERS: entry(
     "Server processes sharing the port; default: the number of cores with DATABASE_URL, 1 on the embedded database (which one process holds, with the portal).",
@@ -87,6 +96,11 @@ const SCHEMA = {
   TLS_KEY: entry("PEM private key file for TLS_CERT.", undefined, text),
   DEMO_API_KEY: entry("Fixes the demo team's API key (created on first start).", undefined, text),
   LOG_LEVEL: entry("pino log level: fatal, error, warn, info, debug, trace, silent.", "info", logLevel),
+  ACCESS_LOG: entry(
+    "One log line per request (method, route, status, error code, latency, request and team IDs): on, off, or sample:N.",
+    "on",
+    accessLog,
+  ),
   TRUST_PROXY: entry(
     "Take the client address from X-Forwarded-For (behind a load balancer).",
     "false",

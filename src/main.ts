@@ -37,6 +37,7 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     logger: log,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    accessLogEvery: config.ACCESS_LOG,
     shedding: { maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS },
     ...(https ? { https } : {}),
   });

@@ -68,6 +68,9 @@ test("values are checked before anything starts, each message naming its variabl
   );
   assert.match(problem({ INDEX: "http://example.com/index" }), /INDEX must be/);
   assert.match(problem({ S3_ENDPOINT: "minio:9000" }), /S3_ENDPOINT must be an HTTP URL/);
+  assert.match(problem({ ACCESS_LOG: "sometimes" }), /ACCESS_LOG must be on, off or sample:N/);
+  assert.equal(loadConfig({ ACCESS_LOG: "sample:10" }).ACCESS_LOG, 10);
+  assert.equal(loadConfig({}).ACCESS_LOG, 1);
   // A password in a refused URL is never repeated.
   const message = problem({ DATABASE_URL: "postgres://situs:hunter2@" });
   assert.doesNotMatch(message, /hunter2/);

@@ -4,7 +4,8 @@ import type { Socket } from "node:net";
 import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
 import type { Services } from "./services.js";
-import { authenticationHook } from "./authenticate.js";
+import { accessLogHook } from "./access-log.js";
+import { authenticationHook, requestIdOf } from "./authenticate.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
@@ -22,6 +23,8 @@ export interface AppOptions {
   trustProxy: boolean;
   shedding?: SheddingOptions;
   https?: { cert: Buffer; key: Buffer };
+  /** One access log line per this many requests (1: every request; 0: none). */
+  accessLogEvery?: number;
 }
 
 export interface ServedRoute {
@@ -49,6 +52,8 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
     exposeHeadRoutes: false,
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Every request's ID is the req_ ID its answer carries, so each of its log lines names it.
+    genReqId: (request) => requestIdOf(request.headers, options.trustProxy),
     clientErrorHandler: rejectMalformedHttp,
     ...(options.https ? { https: options.https } : {}),
   }) as unknown as FastifyInstance;
@@ -59,6 +64,9 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   app.decorateRequest("situs", null);
+  app.decorateRequest("errorCode", null);
+  if ((options.accessLogEvery ?? 1) > 0)
+    app.addHook("onResponse", accessLogHook(options.accessLogEvery ?? 1));
   // Bodies are read raw and decoded by the routes after authentication, whatever the Content-Type.
   app.removeAllContentTypeParsers();
   // JSON is named as well as the catch-all: a named type is found in the parser's cache, where
@@ -76,7 +84,7 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   if (services.portal) void app.register(portalPlugin(services.portal), { prefix: "/portal" });
   else void app.register(portalUnavailablePlugin, { prefix: "/portal" });
   void app.register(async (api) => {
-    api.addHook("onRequest", authenticationHook(services, { trustRequestIdHeader: options.trustProxy }));
+    api.addHook("onRequest", authenticationHook(services));
     api.addHook("onSend", meteringHook(services));
     api.addHook("onResponse", requestLogHook(services));
     registerParseRoutes(api, services);

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authentication } from "../accounts/accounts.js";
 import { bearerToken, hashApiKey } from "../accounts/api-keys.js";
@@ -13,20 +14,17 @@ import "./request-context.js";
  * (401, 429, 503 `unavailable`), then the team's standing (403 before 402). They run before the
  * body is read, so a paused team gets 403 even for a malformed body.
  */
-export interface AuthenticationOptions {
-  /** Take the request ID from `X-Situs-Request-Id` (set by a trusted load balancer). */
-  trustRequestIdHeader: boolean;
-}
 
 const REQUEST_ID_HEADER = "x-situs-request-id";
 const REQUEST_ID_FORMAT = /^req_[0-9A-Za-z]{26}$/;
 
 /**
- * Behind a trusted balancer the request ID comes from it, so a request it retries on another
- * replica keeps its ID and its usage row (keyed by request ID) cannot be written twice.
+ * The request's ID (Fastify's `genReqId`, so every log line of the request carries it). Behind a
+ * trusted balancer it comes from the balancer, so a request it retries on another replica keeps
+ * its ID and its usage row (keyed by request ID) cannot be written twice.
  */
-function requestIdOf(request: FastifyRequest, options: AuthenticationOptions): string {
-  const given = options.trustRequestIdHeader ? request.headers[REQUEST_ID_HEADER] : undefined;
+export function requestIdOf(headers: IncomingHttpHeaders, trustRequestIdHeader: boolean): string {
+  const given = trustRequestIdHeader ? headers[REQUEST_ID_HEADER] : undefined;
   return typeof given === "string" && REQUEST_ID_FORMAT.test(given) ? given : newRequestId();
 }
 
@@ -34,7 +32,7 @@ function requestIdOf(request: FastifyRequest, options: AuthenticationOptions): s
  * A callback hook rather than an async one: a key whose verdict is cached (nearly every request)
  * is checked and passed on synchronously, without a promise and a turn of the microtask queue.
  */
-export function authenticationHook(services: Services, options: AuthenticationOptions) {
+export function authenticationHook(services: Services) {
   return function authenticate(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -51,12 +49,11 @@ export function authenticationHook(services: Services, options: AuthenticationOp
     }
     const known = services.accounts.peek?.(secret);
     if (known !== undefined) {
-      admit(services, request, reply, options, timing, secret, known, done);
+      admit(services, request, reply, timing, secret, known, done);
       return;
     }
     checkKey(services, secret).then(
-      (auth) =>
-        continueSafely(request, () => admit(services, request, reply, options, timing, secret, auth, done)),
+      (auth) => continueSafely(request, () => admit(services, request, reply, timing, secret, auth, done)),
       (error: Error) => continueSafely(request, () => done(error)),
     );
   };
@@ -67,7 +64,6 @@ function admit(
   services: Services,
   request: FastifyRequest,
   reply: FastifyReply,
-  options: AuthenticationOptions,
   timing: ServerTiming,
   secret: string,
   auth: Authentication | null,
@@ -77,7 +73,7 @@ function admit(
     refuse(services, request, secret, done);
     return;
   }
-  const requestId = requestIdOf(request, options);
+  const requestId = request.id;
   request.situs = { requestId, key: auth.key, timing, errorCode: null, loggedWithUsage: false };
   reply.header("x-request-id", requestId);
   const { team } = auth;

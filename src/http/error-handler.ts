@@ -33,6 +33,7 @@ export function errorHandler(bodyLimit: number) {
   return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const apiError = toApiError(error, bodyLimit);
     if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    request.errorCode = apiError.code;
     if (request.situs) request.situs.errorCode = apiError.code;
     if (apiError.code === "invalid_api_key") reply.header("www-authenticate", "Bearer");
     if (apiError.code === "rate_limited") reply.header("retry-after", "60");

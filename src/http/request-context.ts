@@ -16,6 +16,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set by the authentication hook once the key is recognized; null before and otherwise. */
     situs: RequestContext | null;
+    /** The `error` code of the answer, for any request that got one (the access log reads it). */
+    errorCode: string | null;
   }
   interface FastifyContextConfig {
     /** The billed operation a route performs. */
