@@ -10,7 +10,7 @@ import { queryRequestLogs, usageReport } from "../accounts/sql/account-queries.j
  * environment (DATABASE_URL, else the embedded database in DATA_DIR, which only one process can
  * open: stop the service first, or use PostgreSQL). Amounts are in currency units ("12.50").
  */
-const HELP = `Usage: situs admin <command>
+export const HELP = `Usage: situs admin <command>
 
   team create <name> [--credit <amount>]     create a team; prints its ID
   team list                                  teams with status, credit, budget, month spend

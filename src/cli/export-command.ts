@@ -7,11 +7,16 @@ import { IndexBuild } from "../parcels/store/index-build.js";
 import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { s3Environment } from "./index-location.js";
 
+export const USAGE = `Usage: situs export --index DIR|file:///DIR|s3://BUCKET/PREFIX [--output FILE]
+
+Writes every parcel of the index's current build, with its IDs, as CSV (to FILE or standard output).
+`;
+
 /** `situs export --index DIR [--output FILE]`: every parcel of the current build as CSV. */
 export async function run(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { index: { type: "string" }, output: { type: "string" } } });
   if (!values.index) {
-    process.stderr.write("Usage: situs export --index DIR|s3://BUCKET/PREFIX [--output FILE]\n");
+    process.stderr.write(USAGE);
     return 2;
   }
   const build = await IndexBuild.openCurrent(

@@ -15,7 +15,7 @@ import { detectFormat, isSourceFormat, SOURCE_FORMATS } from "../parcels/sources
 import { s3Environment } from "./index-location.js";
 import { inspect } from "./inspect.js";
 
-const USAGE = `Usage: situs ingest --index DIR|file:///DIR|s3://BUCKET/PREFIX [options] FILE...
+export const USAGE = `Usage: situs ingest --index DIR|file:///DIR|s3://BUCKET/PREFIX [options] FILE...
        situs ingest --inspect FILE [--format F] [--layer NAME] [--output MAPPING.json]
 
 Builds the parcel index in the store, or a new version of it when one is published there.

@@ -17,7 +17,7 @@ import type { AnswerFormat } from "./lookup-formats.js";
 import { CsvAnswers, JSON_LINES } from "./lookup-formats.js";
 import { CountProgress } from "./progress.js";
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   situs lookup --index DIR|s3://BUCKET/PREFIX --lines FILE|-           one free-text address a line
   situs lookup --index … --input FILE.csv --column NAME               CSV, free-text address column
   situs lookup --index … --input FILE.csv                             CSV, header names components

@@ -13,7 +13,7 @@ import { CsvHeaderError, CsvInput, unreadableRecord } from "./csv-input.js";
 import { PARSED_COLUMNS, parsedFields } from "./parsed-columns.js";
 import { Progress } from "./progress.js";
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   situs parse "LINE"                      print the parse answer of one line (JSON)
   situs parse --input FILE|-              one address a line in; one answer JSON a line out (JSONL)
   situs parse --input FILE|- --csv --column NAME

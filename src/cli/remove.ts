@@ -4,7 +4,7 @@ import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { describeBuild, readCounties } from "./ingest-command.js";
 import { s3Environment } from "./index-location.js";
 
-const USAGE = `Usage: situs remove --index DIR|file:///DIR|s3://BUCKET/PREFIX --fips F[,F...]
+export const USAGE = `Usage: situs remove --index DIR|file:///DIR|s3://BUCKET/PREFIX --fips F[,F...]
 
 Publishes a new build without the parcels of these counties (active, superseded and retired: their
 IDs no longer answer). Every other county is kept as it was; only chunks holding a removed county
