@@ -126,6 +126,11 @@ const SCHEMA = {
     "250",
     integer(0, 60_000),
   ),
+  SHUTDOWN_TIMEOUT_MS: entry(
+    "On SIGTERM or SIGINT, longest the server waits for requests in flight before closing every connection (a second signal stops it at once).",
+    "10000",
+    integer(0, 600_000),
+  ),
   DATABASE_URL: entry(
     "PostgreSQL URL of the accounts database; unset: embedded PGlite in DATA_DIR/accounts.",
     undefined,

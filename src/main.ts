@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { buildServices } from "./app/composition.js";
 import { loadConfig } from "./config.js";
 import type { Config } from "./config.js";
+import { Drain } from "./http/graceful-close.js";
 import { buildApp } from "./http/app.js";
 import { openHostedAccounts } from "./app/account-services.js";
 import { runPrimary } from "./cluster/cluster.js";
@@ -41,11 +42,16 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     shedding: { maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS },
     ...(https ? { https } : {}),
   });
+  const drain = new Drain(app);
   app.addHook("onClose", async () => services.close());
   await app.listen({ port: config.PORT, host: config.HOST });
   const stop = (): void => {
-    app.close().then(
-      () => process.exit(0),
+    log.info({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "stopping: finishing the requests in flight");
+    drain.close(config.SHUTDOWN_TIMEOUT_MS).then(
+      () => {
+        log.info("stopped");
+        process.exit(0);
+      },
       (error: unknown) => {
         log.error({ err: error }, "shutdown failed");
         process.exit(1);
