@@ -126,6 +126,11 @@ const SCHEMA = {
     "250",
     integer(0, 60_000),
   ),
+  METRICS_PORT: entry(
+    "Port of the Prometheus metrics (GET /metrics, on HOST); unset: no metrics served.",
+    undefined,
+    integer(1, 65535),
+  ),
   SHUTDOWN_TIMEOUT_MS: entry(
     "On SIGTERM or SIGINT, longest the server waits for requests in flight before closing every connection (a second signal stops it at once).",
     "10000",

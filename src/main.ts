@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { buildServices } from "./app/composition.js";
 import { loadConfig } from "./config.js";
 import type { Config } from "./config.js";
+import { ServiceMetrics } from "./app/metrics.js";
 import { Drain } from "./http/graceful-close.js";
 import { buildApp } from "./http/app.js";
 import { openHostedAccounts } from "./app/account-services.js";
@@ -34,16 +35,22 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     config.TLS_CERT !== undefined && config.TLS_KEY !== undefined
       ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) }
       : undefined;
+  const metrics = config.METRICS_PORT === undefined ? undefined : new ServiceMetrics(services.parcels);
   const app = buildApp(services, {
     logger: log,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     accessLogEvery: config.ACCESS_LOG,
+    ...(metrics ? { metrics } : {}),
     shedding: { maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS },
     ...(https ? { https } : {}),
   });
   const drain = new Drain(app);
   app.addHook("onClose", async () => services.close());
+  if (metrics && config.METRICS_PORT !== undefined) {
+    const server = await metrics.serve(config.METRICS_PORT, config.HOST);
+    app.addHook("onClose", async () => void server.close());
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   const stop = (): void => {
     log.info({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "stopping: finishing the requests in flight");

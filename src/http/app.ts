@@ -5,6 +5,7 @@ import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
 import type { Services } from "./services.js";
 import { accessLogHook } from "./access-log.js";
+import { requestMetricsHook, type RequestMetrics } from "./request-metrics.js";
 import { authenticationHook, requestIdOf } from "./authenticate.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";
@@ -25,6 +26,8 @@ export interface AppOptions {
   https?: { cert: Buffer; key: Buffer };
   /** One access log line per this many requests (1: every request; 0: none). */
   accessLogEvery?: number;
+  /** Where each answer is reported for metrics; absent: none. */
+  metrics?: RequestMetrics;
 }
 
 export interface ServedRoute {
@@ -78,7 +81,14 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   app.setErrorHandler(errorHandler(options.bodyLimit));
   app.setNotFoundHandler(notFoundHandler);
 
-  if (options.shedding) registerLoadShedding(app, options.shedding);
+  if (options.metrics) app.addHook("onResponse", requestMetricsHook(options.metrics));
+  if (options.shedding) {
+    const metrics = options.metrics;
+    registerLoadShedding(
+      app,
+      metrics ? { ...options.shedding, onShed: () => metrics.shed() } : options.shedding,
+    );
+  }
   registerOpenApiRoute(app);
   registerHealthRoutes(app, services);
   if (services.portal) void app.register(portalPlugin(services.portal), { prefix: "/portal" });

@@ -11,6 +11,8 @@ import { ApiError } from "../errors.js";
 export interface SheddingOptions {
   maxEventLoopDelayMs: number;
   sampleIntervalMs?: number;
+  /** Called for each request refused (metrics). */
+  onShed?: () => void;
 }
 
 export const RETRY_AFTER_SECONDS = 1;
@@ -26,6 +28,7 @@ export function registerLoadShedding(app: FastifyInstance, options: SheddingOpti
     // turn (batched-sends.ts), so the request would be authenticated, parsed and answered again.
     // A hijacked reply stops it here, and a shed request costs no hook, parse or bill.
     pressureHandler: (_request, reply: FastifyReply) => {
+      options.onShed?.();
       const body = JSON.stringify(
         new ApiError("overloaded", "The service is overloaded; retry shortly with backoff.").toBody(),
       );
