@@ -23,6 +23,8 @@ export const HELP = `Usage: situs admin <command>
   user create <team> <email>                 portal user; password from SITUS_PASSWORD, else generated
   usage <team> [--month YYYY-MM]             billed requests and spend of a month (UTC)
   logs <team> [--status N] [--error CODE] [--request ID] [--since ISO] [--limit N]
+
+  --json    listings (team list, key list, usage, logs) as JSON instead of text
 `;
 
 type Handler = (admin: AccountAdmin, db: Database, args: Args) => Promise<string>;
@@ -30,12 +32,14 @@ type Handler = (admin: AccountAdmin, db: Database, args: Args) => Promise<string
 interface Args {
   positional: string[];
   flags: Map<string, string>;
+  /** `--json`: listings as JSON. */
+  json: boolean;
 }
 
 const HANDLERS: Record<string, Handler> = {
   "team create": async (admin, _db, args) =>
     admin.createTeam(need(args, 0, "name"), micros(args.flags.get("credit") ?? "0")),
-  "team list": async (admin) => (await admin.teams()).map(formatTeam).join("\n"),
+  "team list": async (admin, _db, args) => listing(args, await admin.teams(), formatTeam),
   "team pause": (admin, _db, args) => ok(admin.setStatus(need(args, 0, "team"), "paused")),
   "team resume": (admin, _db, args) => ok(admin.setStatus(need(args, 0, "team"), "active")),
   "credit add": (admin, _db, args) =>
@@ -48,7 +52,7 @@ const HANDLERS: Record<string, Handler> = {
     return `${key.keyId}\n${key.secret}\n(the key is shown only now)`;
   },
   "key list": async (admin, _db, args) =>
-    (await admin.listKeys(need(args, 0, "team"))).map(formatKey).join("\n"),
+    listing(args, await admin.listKeys(need(args, 0, "team")), formatKey),
   "key revoke": (admin, _db, args) => ok(admin.revokeKey(need(args, 0, "key"))),
   "user create": async (admin, _db, args) => {
     const password = process.env.SITUS_PASSWORD ?? randomBytes(15).toString("base64url");
@@ -57,9 +61,10 @@ const HANDLERS: Record<string, Handler> = {
   },
   usage: async (admin, db, args) => {
     const teamId = need(args, 0, "team");
-    const month = args.flags.get("month");
+    const month = monthFlag(args);
     const report = await usageReport(db, teamId, month === undefined ? undefined : `${month}-01`);
     const team = await admin.team(teamId);
+    if (args.json) return JSON.stringify({ ...report, month: report.month.slice(0, 7), team }, null, 2);
     const lines = report.byOperation.map(
       (row) =>
         `  ${row.operation.padEnd(14)} ${String(row.requests).padStart(10)}  ${money(row.spendMicros)}`,
@@ -69,17 +74,15 @@ const HANDLERS: Record<string, Handler> = {
   logs: async (_admin, db, args) => {
     const f = args.flags;
     const rows = await queryRequestLogs(db, need(args, 0, "team"), {
-      ...(f.has("status") ? { status: Number(f.get("status")) } : {}),
+      ...(f.has("status") ? { status: integerFlag(args, "status", 100, 599) } : {}),
       ...(f.has("error") ? { errorCode: f.get("error")! } : {}),
       ...(f.has("request") ? { requestId: f.get("request")! } : {}),
-      ...(f.has("since") ? { from: new Date(f.get("since")!) } : {}),
-      limit: Number(f.get("limit") ?? 50),
+      ...(f.has("since") ? { from: dateFlag(args, "since") } : {}),
+      limit: f.has("limit") ? integerFlag(args, "limit", 1, 10_000) : 50,
     });
-    return rows
-      .map((r) =>
-        [r.at.toISOString(), r.requestId, r.status, r.errorCode ?? "-", r.method, r.path].join("  "),
-      )
-      .join("\n");
+    return listing(args, rows, (r) =>
+      [r.at.toISOString(), r.requestId, r.status, r.errorCode ?? "-", r.method, r.path].join("  "),
+    );
   },
 };
 
@@ -123,12 +126,45 @@ export async function run(argv: string[], io: Output = STANDARD): Promise<number
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
   const flags = new Map<string, string>();
+  let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg.startsWith("--")) flags.set(arg.slice(2), argv[++i] ?? "");
+    if (arg === "--json") json = true;
+    else if (arg.startsWith("--")) flags.set(arg.slice(2), argv[++i] ?? "");
     else positional.push(arg);
   }
-  return { positional, flags };
+  return { positional, flags, json };
+}
+
+/** Rows as text lines, or with `--json` as a JSON array. */
+function listing<T>(args: Args, rows: readonly T[], format: (row: T) => string): string {
+  return args.json ? JSON.stringify(rows, null, 2) : rows.map(format).join("\n");
+}
+
+/** `--month YYYY-MM`, a real month, or undefined (this month). */
+function monthFlag(args: Args): string | undefined {
+  const month = args.flags.get("month");
+  if (month === undefined) return undefined;
+  const match = /^(\d{4})-(\d{2})$/.exec(month);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 12)
+    throw new AdminError(`--month must be a month written YYYY-MM (2026-11), got "${month}"`);
+  return month;
+}
+
+function integerFlag(args: Args, name: string, min: number, max: number): number {
+  const raw = args.flags.get(name) ?? "";
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new AdminError(`--${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function dateFlag(args: Args, name: string): Date {
+  const raw = args.flags.get(name) ?? "";
+  const date = new Date(raw);
+  if (raw === "" || Number.isNaN(date.getTime()))
+    throw new AdminError(`--${name} must be an ISO date or time (2026-11-28T09:00:00Z), got "${raw}"`);
+  return date;
 }
 
 function need(args: Args, index: number, what: string): string {

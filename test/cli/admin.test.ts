@@ -49,4 +49,36 @@ describe("situs admin", { skip: await serverSkip("PostgreSQL") }, () => {
     );
     await assert.rejects(admin("key", "revoke", "key_missing"), /no key key_missing/);
   });
+
+  test("listings as JSON with --json; bad flag values named, never a database error", async () => {
+    const teamId = await admin("team", "create", "Json", "--credit", "2");
+    const teams = JSON.parse(await admin("team", "list", "--json")) as Array<{
+      teamId: string;
+      creditMicros: number;
+    }>;
+    assert.equal(teams.find((team) => team.teamId === teamId)?.creditMicros, 2_000_000);
+    await admin("key", "create", teamId, "--name", "ci");
+    const keys = JSON.parse(await admin("key", "list", teamId, "--json")) as Array<{ name: string }>;
+    assert.deepEqual(
+      keys.map((key) => key.name),
+      ["ci"],
+    );
+    const usage = JSON.parse(await admin("usage", teamId, "--month", "2026-11", "--json")) as {
+      month: string;
+      byOperation: unknown[];
+    };
+    assert.equal(usage.month, "2026-11");
+    assert.deepEqual(JSON.parse(await admin("logs", teamId, "--json")), []);
+    await assert.rejects(
+      admin("usage", teamId, "--month", "2026-13"),
+      /--month must be a month written YYYY-MM/,
+    );
+    await assert.rejects(admin("usage", teamId, "--month", "November"), /--month must be a month/);
+    await assert.rejects(admin("logs", teamId, "--limit", "many"), /--limit must be a whole number from 1/);
+    await assert.rejects(
+      admin("logs", teamId, "--status", "42"),
+      /--status must be a whole number from 100 to 599/,
+    );
+    await assert.rejects(admin("logs", teamId, "--since", "yesterday"), /--since must be an ISO date/);
+  });
 });
