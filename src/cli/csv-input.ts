@@ -31,9 +31,10 @@ export class CsvInput {
     return new CsvInput(undefined, undefined, batches);
   }
 
-  /** Where the header names `column` (names compared trimmed). */
+  /** Where the header names `column` (names compared trimmed and case-insensitively). */
   column(column: string): number {
-    const at = (this.header ?? []).findIndex((name) => name.trim() === column);
+    const wanted = column.trim().toLowerCase();
+    const at = (this.header ?? []).findIndex((name) => name.trim().toLowerCase() === wanted);
     if (at >= 0) return at;
     const found = this.header === undefined ? "the CSV is empty" : `its columns: ${this.header.join(", ")}`;
     throw new CsvHeaderError(`no column "${column}" in the CSV header; ${found}`);

@@ -20,9 +20,15 @@ export const USAGE = `Usage:
                                           CSV in (header required); the CSV out adds the parse
                                           columns: type, every component, lines, warnings, confidence
 
-One CSV row out per record after the header, blank lines too (parsed as an empty line). A record
-with a quote never closed or another field count than the header's leaves its columns empty, with
-invalid_csv under warnings; an address over 256 characters has line_too_long there.
+Exactly one answer per input line or record, in input order, each with its row number (from 1,
+blank lines counted and answered as the API answers an empty line). The CSV header is matched
+case-insensitively. A record with a quote never closed or another field count than the header's
+leaves its columns empty, with invalid_csv under warnings and the line and reason under error; the
+run then exits 1 at the end, unless --skip-bad-rows. An address over 256 characters has
+line_too_long. A summary goes to standard error.
+
+Options:
+  --skip-bad-rows     exit 0 even when some CSV records could not be read (they are still listed)
 `;
 
 interface Options {
@@ -30,15 +36,17 @@ interface Options {
   input?: string;
   csv: boolean;
   column?: string;
+  skipBadRows: boolean;
 }
 
 function readOptions(args: string[]): Options | string {
-  const options: Options = { csv: false };
+  const options: Options = { csv: false, skipBadRows: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--input") options.input = args[++i];
     else if (arg === "--csv") options.csv = true;
     else if (arg === "--column") options.column = args[++i];
+    else if (arg === "--skip-bad-rows") options.skipBadRows = true;
     else if (arg === "--help" || arg === "-h") return "";
     else if (arg.startsWith("--")) return `unknown option ${arg}`;
     else if (options.line === undefined) options.line = arg;
@@ -47,6 +55,9 @@ function readOptions(args: string[]): Options | string {
   if (options.line === undefined && options.input === undefined) return "give a line or --input FILE";
   if (options.csv && (options.input === undefined || options.column === undefined)) {
     return "--csv needs --input FILE and --column NAME";
+  }
+  if (!options.csv && options.input?.toLowerCase().endsWith(".csv")) {
+    return `${options.input} looks like CSV: add --csv --column NAME (the column holding the address)`;
   }
   return options;
 }
@@ -68,35 +79,73 @@ export const parseCommand = {
     }
     const input = options.input === "-" ? process.stdin : createReadStream(options.input);
     const progress = new Progress(options.input === "-" ? undefined : statSync(options.input).size);
+    const tally = new Tally();
     try {
-      if (options.csv) await parseCsv(parser, counted(input, progress), options.column!);
-      else await parseLines(parser, input, progress);
+      if (options.csv) await parseCsv(parser, counted(input, progress), options.column!, tally);
+      else await parseLines(parser, input, progress, tally);
     } catch (error) {
       if (!(error instanceof CsvHeaderError)) throw error;
       process.stderr.write(`situs parse: ${error.message}\n`);
       return 2;
     }
     progress.done();
-    return 0;
+    process.stderr.write(`situs parse: ${tally.summary()}\n`);
+    if (tally.bad.length === 0 || options.skipBadRows) return 0;
+    process.stderr.write(
+      `situs parse: ${tally.bad.length} records could not be read (first: ${tally.bad[0]}); --skip-bad-rows accepts them\n`,
+    );
+    return 1;
   },
 };
 
-async function parseLines(parser: Parser, input: Readable, progress: Progress): Promise<void> {
+/** What a bulk run answered: rows by type, and the records it could not read. */
+class Tally {
+  private readonly started = process.hrtime.bigint();
+  private rows = 0;
+  private readonly types = new Map<string, number>();
+  readonly bad: string[] = [];
+
+  answered(kind: string): void {
+    this.rows++;
+    this.types.set(kind, (this.types.get(kind) ?? 0) + 1);
+  }
+
+  unreadable(reason: string): void {
+    this.answered("unreadable");
+    this.bad.push(reason);
+  }
+
+  summary(): string {
+    const seconds = Number(process.hrtime.bigint() - this.started) / 1e9;
+    const kinds = [...this.types].map(([kind, count]) => `${kind} ${count}`).join(", ");
+    return `${this.rows} rows (${kinds || "none"}) in ${seconds.toFixed(1)} s`;
+  }
+}
+
+/** One JSON answer a line of input, blank lines included, each with its row number. */
+async function parseLines(parser: Parser, input: Readable, progress: Progress, tally: Tally): Promise<void> {
   const out = new BufferedOutput();
+  let row = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     progress.advance(line.length + 1);
-    if (line.trim() === "") continue;
+    row++;
     // The API refuses such a line (413 line_too_long); the bulk run says so in its place.
-    const answer = tooLong(line)
-      ? { input: line, error: "line_too_long", max: MAX_LINE_LENGTH }
-      : parser.parse(line);
-    await out.write(`${JSON.stringify(answer)}\n`);
+    if (tooLong(line)) {
+      tally.answered("line_too_long");
+      await out.write(
+        `${JSON.stringify({ row, input: line, error: "line_too_long", max: MAX_LINE_LENGTH })}\n`,
+      );
+      continue;
+    }
+    const answer = parser.parse(line);
+    tally.answered(answer.type);
+    await out.write(`${JSON.stringify({ row, ...answer })}\n`);
   }
   await out.flush();
 }
 
 /** The columns `--csv` adds to the input's. */
-const CSV_COLUMNS = [...PARSED_COLUMNS, "lines", "warnings", "confidence"] as const;
+const CSV_COLUMNS = ["row", ...PARSED_COLUMNS, "lines", "warnings", "confidence", "error"] as const;
 
 /** The bytes of `input` as they are read, counted on the progress bar. */
 async function* counted(input: Readable, progress: Progress): AsyncGenerator<Buffer> {
@@ -107,13 +156,18 @@ async function* counted(input: Readable, progress: Progress): AsyncGenerator<Buf
 }
 
 /** Reads CSV with the reader `situs lookup` uses; writes one row per record after the header. */
-async function parseCsv(parser: Parser, input: AsyncIterable<Buffer>, column: string): Promise<void> {
+async function parseCsv(
+  parser: Parser,
+  input: AsyncIterable<Buffer>,
+  column: string,
+  tally: Tally,
+): Promise<void> {
   const csv = await CsvInput.open(input);
   const header = csv.header ?? [];
-  const rowOf = csvRow(parser, header, csv.column(column));
+  const rowOf = csvRow(parser, header, csv.column(column), tally);
   const out = new BufferedOutput();
   await out.write(`${csvLine([...header, ...CSV_COLUMNS])}\n`);
-  await csv.eachRow((record) => out.write(`${csvLine(rowOf(record))}\n`));
+  await csv.eachRow((record, row) => out.write(`${csvLine(rowOf(record, row))}\n`));
   await out.flush();
 }
 
@@ -122,29 +176,50 @@ async function parseCsv(parser: Parser, input: AsyncIterable<Buffer>, column: st
  * is answered as an empty line is; a record that cannot be read leaves the input columns empty
  * rather than shift its fields under other headers.
  */
-function csvRow(parser: Parser, header: readonly string[], at: number): (record: CsvRecord) => string[] {
+function csvRow(
+  parser: Parser,
+  header: readonly string[],
+  at: number,
+  tally: Tally,
+): (record: CsvRecord, row: number) => string[] {
   const unread = header.map(() => "");
-  return (record) => {
-    if (unreadableRecord(record, header) !== undefined) return [...unread, ...refused("invalid_csv")];
-    if (record.fields.length === 0) return [...unread, ...answerFields(parser.parse(""))];
+  return (record, row) => {
+    const unreadable = unreadableRecord(record, header);
+    if (unreadable !== undefined) {
+      tally.unreadable(unreadable);
+      return [...unread, ...refused(row, "invalid_csv", unreadable)];
+    }
+    const fields = record.fields.length === 0 ? unread : record.fields;
     const line = record.fields[at] ?? "";
-    return [
-      ...record.fields,
-      ...(tooLong(line) ? refused("line_too_long") : answerFields(parser.parse(line))),
-    ];
+    if (tooLong(line)) {
+      tally.answered("line_too_long");
+      return [...fields, ...refused(row, "line_too_long", "")];
+    }
+    const answer = parser.parse(line);
+    tally.answered(answer.type);
+    return [...fields, ...answerFields(row, answer)];
   };
 }
 
-/** The added columns of a row the parser does not read: empty, but for `code` under warnings. */
-function refused(code: string): string[] {
-  return CSV_COLUMNS.map((name) => (name === "warnings" ? code : ""));
+/** The added columns of a row the parser does not read: its number, `code` under warnings, why. */
+function refused(row: number, code: string, error: string): string[] {
+  return CSV_COLUMNS.map((name) =>
+    name === "row" ? String(row) : name === "warnings" ? code : name === "error" ? error : "",
+  );
 }
 
 function tooLong(line: string): boolean {
   return line.length > MAX_LINE_LENGTH && [...line].length > MAX_LINE_LENGTH;
 }
 
-function answerFields(answer: ParseAnswer): string[] {
+function answerFields(row: number, answer: ParseAnswer): string[] {
   const warnings = answer.warnings.map((warning) => warning.code).join(";");
-  return [...parsedFields(answer), answer.lines.join(" | "), warnings, String(answer.confidence)];
+  return [
+    String(row),
+    ...parsedFields(answer),
+    answer.lines.join(" | "),
+    warnings,
+    String(answer.confidence),
+    "",
+  ];
 }

@@ -23,7 +23,7 @@ test("situs parse LINE prints the answer JSON", () => {
   assert.deepEqual(answer.lines, ["PO BOX 12", "ANYTOWN CA  90210"]);
 });
 
-test("situs parse --input - writes one JSON answer a line; a line over 256 characters is refused", () => {
+test("situs parse --input - writes one numbered JSON answer per line, blank lines too; over 256 characters refused", () => {
   const result = situs(
     ["parse", "--input", "-"],
     `123 Main St Springfield IL\n\nRR 2 Box 3\n${"9".repeat(300)}\n`,
@@ -34,8 +34,21 @@ test("situs parse --input - writes one JSON answer a line; a line over 256 chara
     .split("\n")
     .map((line) => JSON.parse(line));
   assert.deepEqual(
-    answers.map((answer) => answer.type ?? answer.error),
-    ["street", "rural_route", "line_too_long"],
+    answers.map((answer) => [answer.row, answer.type ?? answer.error]),
+    [
+      [1, "street"],
+      [2, "ambiguous"],
+      [3, "rural_route"],
+      [4, "line_too_long"],
+    ],
+  );
+  assert.deepEqual(
+    answers[1].warnings.map((warning: { code: string }) => warning.code),
+    ["empty_input"],
+  );
+  assert.match(
+    result.stderr,
+    /situs parse: 4 rows \(street 1, ambiguous 1, rural_route 1, line_too_long 1\)/,
   );
 });
 
@@ -47,10 +60,10 @@ test("situs parse --csv --column reads and writes CSV, quoted fields included", 
     const result = situs(["parse", "--input", file, "--csv", "--column", "address"]);
     assert.equal(result.status, 0);
     const [header, first, second] = result.stdout.trim().split("\n");
-    assert.ok(header!.startsWith("id,address,type,addressNumber,"));
-    assert.ok(first!.startsWith('1,"123 Main St, Apt 4, Springfield IL 62701",street,123,'));
+    assert.ok(header!.startsWith("id,address,row,type,addressNumber,"));
+    assert.ok(first!.startsWith('1,"123 Main St, Apt 4, Springfield IL 62701",1,street,123,'));
     assert.ok(first!.includes("123 MAIN ST APT 4 | SPRINGFIELD IL  62701"));
-    assert.ok(second!.startsWith("2,General Delivery,general_delivery,"));
+    assert.ok(second!.startsWith("2,General Delivery,2,general_delivery,"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -66,23 +79,48 @@ test("situs parse --csv: one row per record after the header, blank and unreadab
     `4,${"9".repeat(300)},long`,
     '5,"99 Main St, Berkeley', // a quote never closed
   ].join("\r\n");
-  const result = situs(["parse", "--input", "-", "--csv", "--column", "address"], input);
-  assert.equal(result.status, 0, result.stderr);
+  const result = situs(["parse", "--input", "-", "--csv", "--column", "ADDRESS"], input);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /3 records could not be read \(first: line 5 has 2 fields where the header has 3\)/,
+  );
   const [header, ...rows] = await csvRows(result.stdout);
   const column = (row: string[] | undefined, name: string) => row?.[header!.indexOf(name)];
-  assert.deepEqual(header?.slice(0, 4), ["id", "address", "note", "type"]);
+  assert.deepEqual(header?.slice(0, 5), ["id", "address", "note", "row", "type"]);
   assert.deepEqual(
-    rows.map((row) => [...row.slice(0, 3), column(row, "type"), column(row, "warnings")]),
+    rows.map((row) => [
+      ...row.slice(0, 4),
+      column(row, "type"),
+      column(row, "warnings"),
+      column(row, "error"),
+    ]),
     [
-      ["1", "10 Main St\nBerkeley, CA 94704", "kept", "street", ""],
-      ["", "", "", "ambiguous", "empty_input"],
-      ["", "", "", "", "invalid_csv"],
-      ["", "", "", "", "invalid_csv"],
-      ["4", "9".repeat(300), "long", "", "line_too_long"],
-      ["", "", "", "", "invalid_csv"],
+      ["1", "10 Main St\nBerkeley, CA 94704", "kept", "1", "street", "", ""],
+      ["", "", "", "2", "ambiguous", "empty_input", ""],
+      ["", "", "", "3", "", "invalid_csv", "line 5 has 2 fields where the header has 3"],
+      ["", "", "", "4", "", "invalid_csv", "line 6 has 4 fields where the header has 3"],
+      ["4", "9".repeat(300), "long", "5", "", "line_too_long", ""],
+      ["", "", "", "6", "", "invalid_csv", "the record starting on line 8 has a quote that is never closed"],
     ],
   );
   assert.ok(rows.every((row) => row.length === header!.length));
+  const skipped = situs(["parse", "--input", "-", "--csv", "--column", "address", "--skip-bad-rows"], input);
+  assert.equal(skipped.status, 0, skipped.stderr);
+  assert.equal(skipped.stdout, result.stdout);
+});
+
+test("situs parse refuses a .csv file given without --csv, naming what to add", () => {
+  const dir = mkdtempSync(join(tmpdir(), "situs-csv-"));
+  try {
+    const file = join(dir, "addresses.csv");
+    writeFileSync(file, "id,address\n1,123 Main St\n");
+    const result = situs(["parse", "--input", file]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /addresses\.csv looks like CSV: add --csv --column NAME/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("situs parse --csv refuses a header it cannot use and exits 2", () => {
