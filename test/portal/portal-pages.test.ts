@@ -158,5 +158,19 @@ describe("pure parts", () => {
     assert.equal(range.to, "2026-03-02");
     assert.equal(range.from, "2026-02-01");
     assert.equal(dayRange({ from: "2026-02-30" }, new Date("2026-03-02T05:00:00Z")).adjusted, true);
+    // Whatever was wrong, an adjusted range is the last 30 days it says it shows.
+    for (const query of [
+      { from: "2026-02-30", to: "2026-01-15" },
+      { from: "2026-01-20", to: "2026-01-10" },
+      { from: "2020-01-01", to: "2026-01-10" },
+      { from: "2026-01-10", to: "bad" },
+    ]) {
+      const adjusted = dayRange(query, new Date("2026-03-02T05:00:00Z"));
+      assert.deepEqual(
+        [adjusted.adjusted, adjusted.from, adjusted.to],
+        [true, "2026-02-01", "2026-03-02"],
+        JSON.stringify(query),
+      );
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The date range of the Usage page: whole UTC days, `from` and `to` both included, at most
- * 366 days; the last 30 days by default. Bad or reversed input falls back to the default and
- * says so, rather than failing the page.
+ * 366 days; the last 30 days by default. Bad, reversed or too long input falls back to that
+ * default (the last 30 days to today, whatever part of the input was good) and says so, rather
+ * than failing the page.
  */
 export interface DayRange {
   from: string;
@@ -33,9 +34,11 @@ export function dayRange(query: { from?: string; to?: string }, now: Date): DayR
     given && ((query.from !== undefined && from === null) || (query.to !== undefined && to === null));
   to ??= today;
   from ??= to - 29 * DAY_MS;
-  if (from > to || (to - from) / DAY_MS + 1 > MAX_DAYS) {
-    adjusted = true;
-    from = to - 29 * DAY_MS;
+  if (from > to || (to - from) / DAY_MS + 1 > MAX_DAYS) adjusted = true;
+  // A range that could not be shown falls back to exactly what the page then says: the last 30 days.
+  if (adjusted) {
+    to = today;
+    from = today - 29 * DAY_MS;
   }
   const days: string[] = [];
   for (let ms = from; ms <= to; ms += DAY_MS) days.push(dayOf(ms));
