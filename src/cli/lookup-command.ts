@@ -26,6 +26,7 @@ Options:
   --csv                      read --input as CSV whatever its name (as stdin needs)
   --output FILE              write there instead of stdout
   --output-format jsonl|csv  CSV for CSV input, JSON lines otherwise, unless given
+  --skip-bad-rows            exit 0 even when some CSV records could not be read
 
 Looks up many addresses at once, as POST /v1/verify/lookup does. Free text (--lines, --column) is
 parsed first as POST /v1/verify/parse does, and its answer's type and components are the lookup
@@ -39,7 +40,8 @@ lookup answer} or {"row", ..., "error", "message"}. CSV: every input column, the
 components (free text), and status, service_id, building_id, apn, fips, lat, lon, matchConfidence,
 unit_required, unit_count, candidates (count), fuzzy, error, message. A blank line or address
 answers as an empty body does (invalid_json); a CSV record with a quote never closed or another
-field count than the header's answers invalid_csv, naming the row.
+field count than the header's answers invalid_csv, naming the row, and the run exits 1 at the end
+unless --skip-bad-rows. A summary (rows by status, seconds, rate) goes to standard error.
 `;
 
 interface Options {
@@ -51,6 +53,7 @@ interface Options {
   column?: string;
   output?: string;
   format: "jsonl" | "csv";
+  skipBadRows: boolean;
 }
 
 function parsedArgs(args: string[]) {
@@ -64,6 +67,7 @@ function parsedArgs(args: string[]) {
       csv: { type: "boolean" },
       output: { type: "string" },
       "output-format": { type: "string" },
+      "skip-bad-rows": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -95,6 +99,7 @@ function readOptions(args: string[]): Options | string {
     file,
     mode,
     format,
+    skipBadRows: values["skip-bad-rows"] === true,
     ...(values.column !== undefined ? { column: values.column } : {}),
     ...(values.output !== undefined ? { output: values.output } : {}),
   };
@@ -119,12 +124,16 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(`situs lookup: no parcel index build at ${options.index}${reason}\n`);
       return 1;
     }
-    await lookUpAll(
+    const bad = await lookUpAll(
       index,
       options,
       options.file === "-" ? process.stdin : createReadStream(options.file, { highWaterMark: 1 << 20 }),
     );
-    return 0;
+    if (bad === 0 || options.skipBadRows) return 0;
+    process.stderr.write(
+      `situs lookup: ${bad} records could not be read (invalid_csv); --skip-bad-rows accepts them\n`,
+    );
+    return 1;
   } catch (error) {
     if (!(error instanceof CsvHeaderError)) throw error;
     process.stderr.write(`situs lookup: ${error.message}\n`);
@@ -134,7 +143,8 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-async function lookUpAll(index: StoredParcelIndex, options: Options, input: Readable): Promise<void> {
+/** Looks every row up and writes its answer; resolves to the count of records that could not be read. */
+async function lookUpAll(index: StoredParcelIndex, options: Options, input: Readable): Promise<number> {
   // The same parser as the API and `situs parse`: the trained model with the rule-based fallback.
   const parser = (): Parser =>
     openParser(loadConfig(), (message) => process.stderr.write(`situs lookup: ${message}\n`));
@@ -143,8 +153,7 @@ async function lookUpAll(index: StoredParcelIndex, options: Options, input: Read
     const free = options.mode === "lines";
     const rowOf = free ? lineRow(parser()) : jsonRow;
     const format = csvOutput ? new CsvAnswers(undefined, free) : JSON_LINES;
-    await answerAll(index, options, format, (lookup) => lookUpLines(input, lookup, rowOf));
-    return;
+    return answerAll(index, options, format, (lookup) => lookUpLines(input, lookup, rowOf));
   }
   const csv = await CsvInput.open(input);
   const header = csv.header ?? [];
@@ -155,16 +164,19 @@ async function lookUpAll(index: StoredParcelIndex, options: Options, input: Read
     rowOf = csvAddressRow(parser(), header, at);
   }
   const format = csvOutput ? new CsvAnswers(header, column !== undefined) : JSON_LINES;
-  await answerAll(index, options, format, (lookup) => lookUpRecords(csv, lookup, rowOf));
+  return answerAll(index, options, format, (lookup) => lookUpRecords(csv, lookup, rowOf));
 }
 
-/** Runs `feed` through a bulk lookup, writing each window's answers in order as it completes. */
+/**
+ * Runs `feed` through a bulk lookup, writing each window's answers in order as it completes;
+ * resolves to the count of records that could not be read.
+ */
 async function answerAll(
   index: StoredParcelIndex,
   options: Options,
   format: AnswerFormat,
   feed: (lookup: BulkLookup) => Promise<void>,
-): Promise<void> {
+): Promise<number> {
   const out = new BufferedOutput(
     options.output === undefined ? process.stdout : createWriteStream(options.output),
   );
@@ -175,12 +187,13 @@ async function answerAll(
     for (let i = 0; i < rows.length; i++) {
       const answer = answers[i]!;
       text += format.line(rows[i]!, answer);
-      progress.add("error" in answer ? "error" : answer.status);
+      progress.add("error" in answer ? answer.error : answer.status);
     }
     progress.draw();
     await out.write(text);
   });
   await feed(lookup);
   await out.close();
-  progress.done();
+  progress.done("situs lookup");
+  return progress.count("invalid_csv");
 }

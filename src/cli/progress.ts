@@ -66,9 +66,17 @@ export class CountProgress extends StatusLine {
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
   }
 
-  done(): void {
+  /** How many rows were counted under `kind`. */
+  count(kind: string): number {
+    return this.counts.get(kind) ?? 0;
+  }
+
+  /** Ends the status line; the summary (counts by kind, seconds, rate) is written on a terminal or not. */
+  done(command: string): void {
     const seconds = (Date.now() - this.started) / 1000;
-    this.finish(seconds > 0 ? `, ${Math.round(this.rows / seconds).toLocaleString("en-US")} rows/s` : "");
+    const rate = seconds > 0 ? `, ${Math.round(this.rows / seconds).toLocaleString("en-US")} rows/s` : "";
+    if (this.enabled) process.stderr.write("\r\x1b[K");
+    process.stderr.write(`${command}: ${this.describe()} in ${seconds.toFixed(1)} s${rate}\n`);
   }
 
   protected describe(): string {
