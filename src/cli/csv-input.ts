@@ -17,8 +17,8 @@ export class CsvInput {
   ) {}
 
   /** Reads up to the header; a header whose quote is never closed (it swallowed the file) is refused. */
-  static async open(input: CsvSource): Promise<CsvInput> {
-    const batches = readCsvBatches(input, ",", { blankLines: true })[Symbol.asyncIterator]();
+  static async open(input: CsvSource, delimiter = ","): Promise<CsvInput> {
+    const batches = readCsvBatches(input, delimiter, { blankLines: true })[Symbol.asyncIterator]();
     for (let batch = await batches.next(); !batch.done; batch = await batches.next()) {
       const records = batch.value[Symbol.iterator]();
       for (let next = records.next(); !next.done; next = records.next()) {

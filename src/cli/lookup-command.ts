@@ -24,7 +24,8 @@ export const USAGE = `Usage:
   situs lookup --index … --input FILE                                 JSON lookup bodies, one a line
 Options:
   --csv                      read --input as CSV whatever its name (as stdin needs)
-  --output FILE              write there instead of stdout
+  --output FILE|-            write there instead of stdout
+  --delimiter C              the CSV input's field delimiter (one character; default ","); output uses ","
   --output-format jsonl|csv  CSV for CSV input, JSON lines otherwise, unless given
   --skip-bad-rows            exit 0 even when some CSV records could not be read
 
@@ -54,6 +55,7 @@ interface Options {
   output?: string;
   format: "jsonl" | "csv";
   skipBadRows: boolean;
+  delimiter: string;
 }
 
 function parsedArgs(args: string[]) {
@@ -68,6 +70,7 @@ function parsedArgs(args: string[]) {
       output: { type: "string" },
       "output-format": { type: "string" },
       "skip-bad-rows": { type: "boolean" },
+      delimiter: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   }).values;
@@ -93,6 +96,9 @@ function readOptions(args: string[]): Options | string {
   const format = values["output-format"] ?? (csv ? "csv" : "jsonl");
   if (format !== "jsonl" && format !== "csv") return `--output-format is jsonl or csv, not "${format}"`;
   if (file !== "-" && !existsSync(file)) return `no file ${file}`;
+  const delimiter = values.delimiter ?? ",";
+  if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === "\n")
+    return `--delimiter is one character other than a quote or a line break, not "${delimiter}"`;
   const mode = values.lines !== undefined ? "lines" : csv ? "csv" : "json";
   return {
     index: values.index,
@@ -100,6 +106,7 @@ function readOptions(args: string[]): Options | string {
     mode,
     format,
     skipBadRows: values["skip-bad-rows"] === true,
+    delimiter,
     ...(values.column !== undefined ? { column: values.column } : {}),
     ...(values.output !== undefined ? { output: values.output } : {}),
   };
@@ -155,7 +162,7 @@ async function lookUpAll(index: StoredParcelIndex, options: Options, input: Read
     const format = csvOutput ? new CsvAnswers(undefined, free) : JSON_LINES;
     return answerAll(index, options, format, (lookup) => lookUpLines(input, lookup, rowOf));
   }
-  const csv = await CsvInput.open(input);
+  const csv = await CsvInput.open(input, options.delimiter);
   const header = csv.header ?? [];
   const column = options.column;
   let rowOf: (record: CsvRecord, row: number) => BulkRow = csvComponentsRow(header);
@@ -178,7 +185,9 @@ async function answerAll(
   feed: (lookup: BulkLookup) => Promise<void>,
 ): Promise<number> {
   const out = new BufferedOutput(
-    options.output === undefined ? process.stdout : createWriteStream(options.output),
+    options.output === undefined || options.output === "-"
+      ? process.stdout
+      : createWriteStream(options.output),
   );
   const progress = new CountProgress();
   if (format.header !== undefined) await out.write(format.header);

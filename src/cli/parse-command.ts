@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { CsvRecord } from "../csv.js";
@@ -29,6 +29,8 @@ line_too_long. A summary goes to standard error.
 
 Options:
   --skip-bad-rows     exit 0 even when some CSV records could not be read (they are still listed)
+  --delimiter C       the CSV input's field delimiter (one character; default ","); output uses ","
+  --output FILE|-     write there instead of standard output
 `;
 
 interface Options {
@@ -37,16 +39,20 @@ interface Options {
   csv: boolean;
   column?: string;
   skipBadRows: boolean;
+  delimiter: string;
+  output?: string;
 }
 
 function readOptions(args: string[]): Options | string {
-  const options: Options = { csv: false, skipBadRows: false };
+  const options: Options = { csv: false, skipBadRows: false, delimiter: "," };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--input") options.input = args[++i];
     else if (arg === "--csv") options.csv = true;
     else if (arg === "--column") options.column = args[++i];
     else if (arg === "--skip-bad-rows") options.skipBadRows = true;
+    else if (arg === "--delimiter") options.delimiter = args[++i] ?? "";
+    else if (arg === "--output") options.output = args[++i];
     else if (arg === "--help" || arg === "-h") return "";
     else if (arg.startsWith("--")) return `unknown option ${arg}`;
     else if (options.line === undefined) options.line = arg;
@@ -56,6 +62,9 @@ function readOptions(args: string[]): Options | string {
   if (options.csv && (options.input === undefined || options.column === undefined)) {
     return "--csv needs --input FILE and --column NAME";
   }
+  if ([...options.delimiter].length !== 1 || options.delimiter === '"' || options.delimiter === "\n")
+    return `--delimiter is one character other than a quote or a line break, not "${options.delimiter}"`;
+  if (options.output === "") return "--output needs a file (or - for standard output)";
   if (!options.csv && options.input?.toLowerCase().endsWith(".csv")) {
     return `${options.input} looks like CSV: add --csv --column NAME (the column holding the address)`;
   }
@@ -81,8 +90,14 @@ export const parseCommand = {
     const progress = new Progress(options.input === "-" ? undefined : statSync(options.input).size);
     const tally = new Tally();
     try {
-      if (options.csv) await parseCsv(parser, counted(input, progress), options.column!, tally);
-      else await parseLines(parser, input, progress, tally);
+      const out = new BufferedOutput(
+        options.output === undefined || options.output === "-"
+          ? process.stdout
+          : createWriteStream(options.output),
+      );
+      if (options.csv) await parseCsv(parser, counted(input, progress), options, tally, out);
+      else await parseLines(parser, input, progress, tally, out);
+      await out.close();
     } catch (error) {
       if (!(error instanceof CsvHeaderError)) throw error;
       process.stderr.write(`situs parse: ${error.message}\n`);
@@ -123,8 +138,13 @@ class Tally {
 }
 
 /** One JSON answer a line of input, blank lines included, each with its row number. */
-async function parseLines(parser: Parser, input: Readable, progress: Progress, tally: Tally): Promise<void> {
-  const out = new BufferedOutput();
+async function parseLines(
+  parser: Parser,
+  input: Readable,
+  progress: Progress,
+  tally: Tally,
+  out: BufferedOutput,
+): Promise<void> {
   let row = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     progress.advance(line.length + 1);
@@ -159,13 +179,13 @@ async function* counted(input: Readable, progress: Progress): AsyncGenerator<Buf
 async function parseCsv(
   parser: Parser,
   input: AsyncIterable<Buffer>,
-  column: string,
+  options: Options,
   tally: Tally,
+  out: BufferedOutput,
 ): Promise<void> {
-  const csv = await CsvInput.open(input);
+  const csv = await CsvInput.open(input, options.delimiter);
   const header = csv.header ?? [];
-  const rowOf = csvRow(parser, header, csv.column(column), tally);
-  const out = new BufferedOutput();
+  const rowOf = csvRow(parser, header, csv.column(options.column!), tally);
   await out.write(`${csvLine([...header, ...CSV_COLUMNS])}\n`);
   await csv.eachRow((record, row) => out.write(`${csvLine(rowOf(record, row))}\n`));
   await out.flush();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -136,4 +136,32 @@ test("situs parse with bad options explains itself and exits 2", () => {
   const result = situs(["parse", "--csv", "--input", "-"]);
   assert.equal(result.status, 2);
   assert.match(result.stderr, /--csv needs --input FILE and --column NAME/);
+});
+
+test("situs parse --csv --delimiter reads another separator; --output writes a file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "situs-csv-"));
+  try {
+    const output = join(dir, "out.csv");
+    const input = 'id;address\n1;"12 Elm St; rear, Boston MA 02108"\n2;PO Box 5 Boston MA 02108\n';
+    const result = situs(
+      ["parse", "--input", "-", "--csv", "--column", "address", "--delimiter", ";", "--output", output],
+      input,
+    );
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, "");
+    const [header, ...rows] = await csvRows(readFileSync(output, "utf8"));
+    assert.deepEqual(header!.slice(0, 4), ["id", "address", "row", "type"]);
+    assert.deepEqual(
+      rows.map((row) => row.slice(0, 4)),
+      [
+        ["1", "12 Elm St; rear, Boston MA 02108", "1", "street"],
+        ["2", "PO Box 5 Boston MA 02108", "2", "po_box"],
+      ],
+    );
+    const bad = situs(["parse", "--input", "-", "--csv", "--column", "address", "--delimiter", ";;"], input);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--delimiter is one character/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
