@@ -15,7 +15,7 @@ import { CsvHeaderError, CsvInput } from "./csv-input.js";
 import { s3Environment } from "./index-location.js";
 import type { AnswerFormat } from "./lookup-formats.js";
 import { CsvAnswers, JSON_LINES } from "./lookup-formats.js";
-import { CountProgress } from "./progress.js";
+import { BulkProgress } from "./progress.js";
 
 export const USAGE = `Usage:
   situs lookup --index DIR|s3://BUCKET/PREFIX --lines FILE|-           one free-text address a line
@@ -189,20 +189,20 @@ async function answerAll(
       ? process.stdout
       : createWriteStream(options.output),
   );
-  const progress = new CountProgress();
+  const progress = new BulkProgress("situs lookup", undefined);
   if (format.header !== undefined) await out.write(format.header);
   const lookup = new BulkLookup(index, async (rows, answers) => {
     let text = "";
     for (let i = 0; i < rows.length; i++) {
       const answer = answers[i]!;
       text += format.line(rows[i]!, answer);
-      progress.add("error" in answer ? answer.error : answer.status);
+      progress.row("error" in answer ? answer.error : answer.status);
     }
-    progress.draw();
+    progress.update();
     await out.write(text);
   });
   await feed(lookup);
   await out.close();
-  progress.done("situs lookup");
+  progress.done();
   return progress.count("invalid_csv");
 }

@@ -11,7 +11,7 @@ import { loadConfig } from "../config.js";
 import { BufferedOutput } from "./buffered-output.js";
 import { CsvHeaderError, CsvInput, unreadableRecord } from "./csv-input.js";
 import { PARSED_COLUMNS, parsedFields } from "./parsed-columns.js";
-import { Progress } from "./progress.js";
+import { BulkProgress } from "./progress.js";
 
 export const USAGE = `Usage:
   situs parse "LINE"                      print the parse answer of one line (JSON)
@@ -87,16 +87,19 @@ export const parseCommand = {
       return 0;
     }
     const input = options.input === "-" ? process.stdin : createReadStream(options.input);
-    const progress = new Progress(options.input === "-" ? undefined : statSync(options.input).size);
-    const tally = new Tally();
+    const progress = new BulkProgress(
+      "situs parse",
+      options.input === "-" ? undefined : statSync(options.input).size,
+    );
+    const bad: string[] = [];
     try {
       const out = new BufferedOutput(
         options.output === undefined || options.output === "-"
           ? process.stdout
           : createWriteStream(options.output),
       );
-      if (options.csv) await parseCsv(parser, counted(input, progress), options, tally, out);
-      else await parseLines(parser, input, progress, tally, out);
+      if (options.csv) await parseCsv(parser, counted(input, progress), options, { progress, bad }, out);
+      else await parseLines(parser, input, progress, out);
       await out.close();
     } catch (error) {
       if (!(error instanceof CsvHeaderError)) throw error;
@@ -104,73 +107,55 @@ export const parseCommand = {
       return 2;
     }
     progress.done();
-    process.stderr.write(`situs parse: ${tally.summary()}\n`);
-    if (tally.bad.length === 0 || options.skipBadRows) return 0;
+    if (bad.length === 0 || options.skipBadRows) return 0;
     process.stderr.write(
-      `situs parse: ${tally.bad.length} records could not be read (first: ${tally.bad[0]}); --skip-bad-rows accepts them\n`,
+      `situs parse: ${bad.length} records could not be read (first: ${bad[0]}); --skip-bad-rows accepts them\n`,
     );
     return 1;
   },
 };
 
-/** What a bulk run answered: rows by type, and the records it could not read. */
-class Tally {
-  private readonly started = process.hrtime.bigint();
-  private rows = 0;
-  private readonly types = new Map<string, number>();
-  readonly bad: string[] = [];
-
-  answered(kind: string): void {
-    this.rows++;
-    this.types.set(kind, (this.types.get(kind) ?? 0) + 1);
-  }
-
-  unreadable(reason: string): void {
-    this.answered("unreadable");
-    this.bad.push(reason);
-  }
-
-  summary(): string {
-    const seconds = Number(process.hrtime.bigint() - this.started) / 1e9;
-    const kinds = [...this.types].map(([kind, count]) => `${kind} ${count}`).join(", ");
-    return `${this.rows} rows (${kinds || "none"}) in ${seconds.toFixed(1)} s`;
-  }
-}
-
 /** One JSON answer a line of input, blank lines included, each with its row number. */
 async function parseLines(
   parser: Parser,
   input: Readable,
-  progress: Progress,
-  tally: Tally,
+  progress: BulkProgress,
   out: BufferedOutput,
 ): Promise<void> {
   let row = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     progress.advance(line.length + 1);
+    progress.update();
     row++;
     // The API refuses such a line (413 line_too_long); the bulk run says so in its place.
     if (tooLong(line)) {
-      tally.answered("line_too_long");
+      progress.row("line_too_long");
       await out.write(
         `${JSON.stringify({ row, input: line, error: "line_too_long", max: MAX_LINE_LENGTH })}\n`,
       );
       continue;
     }
     const answer = parser.parse(line);
-    tally.answered(answer.type);
+    progress.row(answer.type);
     await out.write(`${JSON.stringify({ row, ...answer })}\n`);
   }
   await out.flush();
+}
+
+/** A CSV run's progress, and the reasons of the records it could not read. */
+interface Run {
+  progress: BulkProgress;
+  bad: string[];
 }
 
 /** The columns `--csv` adds to the input's. */
 const CSV_COLUMNS = ["row", ...PARSED_COLUMNS, "lines", "warnings", "confidence", "error"] as const;
 
 /** The bytes of `input` as they are read, counted on the progress bar. */
-async function* counted(input: Readable, progress: Progress): AsyncGenerator<Buffer> {
+async function* counted(input: Readable, progress: BulkProgress): AsyncGenerator<Buffer> {
   for await (const chunk of input) {
     progress.advance((chunk as Buffer).length);
+    progress.update();
     yield chunk as Buffer;
   }
 }
@@ -180,12 +165,12 @@ async function parseCsv(
   parser: Parser,
   input: AsyncIterable<Buffer>,
   options: Options,
-  tally: Tally,
+  run: Run,
   out: BufferedOutput,
 ): Promise<void> {
   const csv = await CsvInput.open(input, options.delimiter);
   const header = csv.header ?? [];
-  const rowOf = csvRow(parser, header, csv.column(options.column!), tally);
+  const rowOf = csvRow(parser, header, csv.column(options.column!), run);
   await out.write(`${csvLine([...header, ...CSV_COLUMNS])}\n`);
   await csv.eachRow((record, row) => out.write(`${csvLine(rowOf(record, row))}\n`));
   await out.flush();
@@ -200,23 +185,24 @@ function csvRow(
   parser: Parser,
   header: readonly string[],
   at: number,
-  tally: Tally,
+  run: Run,
 ): (record: CsvRecord, row: number) => string[] {
   const unread = header.map(() => "");
   return (record, row) => {
     const unreadable = unreadableRecord(record, header);
     if (unreadable !== undefined) {
-      tally.unreadable(unreadable);
+      run.progress.row("invalid_csv");
+      run.bad.push(unreadable);
       return [...unread, ...refused(row, "invalid_csv", unreadable)];
     }
     const fields = record.fields.length === 0 ? unread : record.fields;
     const line = record.fields[at] ?? "";
     if (tooLong(line)) {
-      tally.answered("line_too_long");
+      run.progress.row("line_too_long");
       return [...fields, ...refused(row, "line_too_long", "")];
     }
     const answer = parser.parse(line);
-    tally.answered(answer.type);
+    run.progress.row(answer.type);
     return [...fields, ...answerFields(row, answer)];
   };
 }

@@ -1,86 +1,87 @@
-/** A status line on stderr, drawn only when stderr is a terminal, redrawn at most every 100 ms. */
-abstract class StatusLine {
-  private lastDraw = 0;
+import cliProgress from "cli-progress";
 
-  constructor(protected readonly enabled: boolean) {}
-
-  protected abstract describe(): string;
-
-  /** Redraws when 100 ms have passed since the last drawing. */
-  draw(): void {
-    if (!this.enabled) return;
-    const now = Date.now();
-    if (now - this.lastDraw < 100) return;
-    this.lastDraw = now;
-    process.stderr.write(`\r${this.describe()}`);
-  }
-
-  /** Draws the last state and ends the line. */
-  protected finish(suffix = ""): void {
-    if (this.enabled) process.stderr.write(`\r${this.describe()}${suffix}\n`);
-  }
-}
+/** How often a bulk run not on a terminal writes a progress line. */
+const LINE_EVERY_MS = 5000;
 
 /**
- * A progress bar, shown only when the input is long enough to wait for. With no known total it
- * counts bytes read.
+ * The progress of a bulk command on standard error. On a terminal, a bar (cli-progress) with the
+ * rows answered, their rate and, when the input's size is known, the share read and the time left;
+ * elsewhere (a log, a pipe) a line every few seconds with the same figures. `done` ends it with a
+ * summary line: rows by kind, seconds, rows per second.
  */
-export class Progress extends StatusLine {
-  private read = 0;
-
-  constructor(private readonly total: number | undefined) {
-    super(process.stderr.isTTY === true && (total === undefined || total > 1 << 20));
-  }
-
-  advance(bytes: number): void {
-    this.read += bytes;
-    this.draw();
-  }
-
-  done(): void {
-    this.finish();
-  }
-
-  protected describe(): string {
-    if (this.total === undefined || this.total === 0) return `${(this.read / 1e6).toFixed(1)} MB read`;
-    const share = Math.min(1, this.read / this.total);
-    const width = 30;
-    const filled = Math.round(share * width);
-    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%`;
-  }
-}
-
-/** The counts of a bulk run by kind of answer, and its rate at the end. */
-export class CountProgress extends StatusLine {
+export class BulkProgress {
+  private readonly started = Date.now();
   private readonly counts = new Map<string, number>();
   private rows = 0;
-  private readonly started = Date.now();
+  private bytes = 0;
+  private lastLine = this.started;
+  private readonly bar: cliProgress.SingleBar | undefined;
 
-  constructor() {
-    super(process.stderr.isTTY === true);
+  constructor(
+    private readonly command: string,
+    private readonly totalBytes: number | undefined,
+    terminal = process.stderr.isTTY === true,
+  ) {
+    if (!terminal) return;
+    const known = totalBytes !== undefined && totalBytes > 0;
+    this.bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: known
+          ? `${command} {bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}`
+          : `${command} {rows} rows | {rate} rows/s`,
+        fps: 10,
+        hideCursor: false,
+        clearOnComplete: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(known ? totalBytes : 1, 0, { rows: "0", rate: "0" });
   }
 
-  /** Counts a row under its kind (`matched`, `not_found`, `error` …). */
-  add(kind: string): void {
+  /** Bytes of the input read so far (for the share read and the time left). */
+  advance(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  /** One row answered, under its kind (`street`, `matched`, `invalid_csv` …). */
+  row(kind: string): void {
     this.rows++;
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
   }
 
-  /** How many rows were counted under `kind`. */
+  /** How many rows were answered under `kind`. */
   count(kind: string): number {
     return this.counts.get(kind) ?? 0;
   }
 
-  /** Ends the status line; the summary (counts by kind, seconds, rate) is written on a terminal or not. */
-  done(command: string): void {
-    const seconds = (Date.now() - this.started) / 1000;
-    const rate = seconds > 0 ? `, ${Math.round(this.rows / seconds).toLocaleString("en-US")} rows/s` : "";
-    if (this.enabled) process.stderr.write("\r\x1b[K");
-    process.stderr.write(`${command}: ${this.describe()} in ${seconds.toFixed(1)} s${rate}\n`);
+  /** Shows the figures now: the bar's, or a line when the last one is old enough. */
+  update(): void {
+    const rate = this.rate().toLocaleString("en-US");
+    const rows = this.rows.toLocaleString("en-US");
+    if (this.bar) {
+      this.bar.update(this.totalBytes ? Math.min(this.bytes, this.totalBytes) : 0, { rows, rate });
+      return;
+    }
+    const now = Date.now();
+    if (now - this.lastLine < LINE_EVERY_MS) return;
+    this.lastLine = now;
+    const share = this.totalBytes ? `, ${Math.floor((100 * this.bytes) / this.totalBytes)}% read` : "";
+    process.stderr.write(`${this.command}: ${rows} rows, ${rate} rows/s${share}\n`);
   }
 
-  protected describe(): string {
-    const kinds = [...this.counts].map(([kind, n]) => `${n.toLocaleString("en-US")} ${kind}`).join(", ");
-    return `${this.rows.toLocaleString("en-US")} rows${kinds === "" ? "" : ` (${kinds})`}`;
+  /** Ends the bar and writes the summary line. */
+  done(): void {
+    this.bar?.stop();
+    const seconds = (Date.now() - this.started) / 1000;
+    const kinds = [...this.counts].map(([kind, n]) => `${kind} ${n.toLocaleString("en-US")}`).join(", ");
+    process.stderr.write(
+      `${this.command}: ${this.rows.toLocaleString("en-US")} rows (${kinds || "none"}) in ${seconds.toFixed(1)} s, ${this.rate().toLocaleString("en-US")} rows/s\n`,
+    );
+  }
+
+  private rate(): number {
+    const seconds = (Date.now() - this.started) / 1000;
+    return seconds > 0 ? Math.round(this.rows / seconds) : 0;
   }
 }
