@@ -226,10 +226,31 @@ test("a team's developer uses the portal in a real browser", { skip }, async (t)
 
   await t.test("on a phone", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ["usage", "keys", "logs", "billing"]) {
+      await page.goto(`${base}/portal/${path}`);
+      const overflow = Number(
+        await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+      );
+      assert.ok(overflow <= 0, `${path}: no sideways scrolling (${overflow}px)`);
+      await shot(`${path}-phone`);
+    }
+    // The usage chart shows its whole range, today's bar included, within the screen.
     await page.goto(`${base}/portal/usage`);
-    const overflow = Number(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"));
-    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
-    await shot("usage-phone");
+    const chart = await page.locator(".chart svg").boundingBox();
+    assert.ok(
+      chart !== null && chart.x >= 0 && chart.x + chart.width <= 390,
+      `the chart within 390 px (${JSON.stringify(chart)})`,
+    );
+    // Every key's status and its action are on the screen, not off to the right of a wide table.
+    await page.goto(`${base}/portal/keys`);
+    for (const cell of await page.locator("tbody td").all()) {
+      const box = await cell.boundingBox();
+      assert.ok(
+        box !== null && box.x >= 0 && box.x + box.width <= 390,
+        `a cell within 390 px (${JSON.stringify(box)})`,
+      );
+    }
+    assert.match((await page.locator("tbody td[data-label=Status]").first().textContent()) ?? "", /\S/);
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
