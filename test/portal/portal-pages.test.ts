@@ -103,6 +103,16 @@ describe("usage and billing", () => {
     assert.match(reversed.body, /showing the last 30 days instead/);
   });
 
+  test("a team with no billed request yet is shown how to make its first call", async () => {
+    const bob = await signIn(h.app, "bob@beta.test");
+    const page = await h.app.inject({ method: "GET", url: "/portal/usage", headers: { cookie: bob.cookie } });
+    assert.match(page.body, /<h2>Make a first call<\/h2>/);
+    assert.match(page.body, /curl -s -X POST http:\/\/localhost:80\/v1\/verify\/parse/);
+    assert.match(page.body, /Authorization: Bearer YOUR_KEY/);
+    // A team with usage sees its figures, not the first step.
+    assert.doesNotMatch((await get("/portal/usage?from=2026-11-18&to=2026-11-19")).body, /Make a first call/);
+  });
+
   test("the budget is set, changed and cleared; a bad amount changes nothing", async () => {
     assert.equal(
       (await post(h.app, ana, "/portal/billing/budget", { action: "set", budget: "1,250.50" })).statusCode,

@@ -118,6 +118,7 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
       active: "/portal/usage",
       body: html`${range.adjusted ? notice("info", "That range could not be shown; showing the last 30 days instead (ranges are at most 366 days).") : ""}
         ${rangeForm(range, metric, now)}
+        ${totalRequests === 0 && billing.monthSpendMicros === 0 ? firstCall(`${request.protocol}://${request.host}`) : ""}
         <div class="cards">
           <section class="card stat">
             <h2>Billed requests</h2>
@@ -164,4 +165,22 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
         </section>`,
     });
   });
+}
+
+/** What a team with no billed request yet sees first: how to make one. */
+function firstCall(origin: string): Html {
+  const body = `{"line": "1600 Pennsylvania Ave NW, Washington, DC 20500"}`;
+  return html`<section class="card first-call">
+    <h2>Make a first call</h2>
+    <p>
+      Create a key on <a href="/portal/keys">API keys</a>, put it in place of <code>YOUR_KEY</code>, and run:
+    </p>
+    <pre><code>curl -s -X POST ${origin}/v1/verify/parse \\
+  -H "Authorization: Bearer YOUR_KEY" -H "Content-Type: application/json" \\
+  -d '${body}'</code></pre>
+    <p class="help">
+      The call shows here within a second. Every operation is described in
+      <a href="/openapi.json">the OpenAPI document</a>.
+    </p>
+  </section>`;
 }
