@@ -103,6 +103,41 @@ describe("usage and billing", () => {
     assert.match(reversed.body, /showing the last 30 days instead/);
   });
 
+  test("usage and request logs download as CSV, with the page's range and filters", async () => {
+    await h.db.query(
+      `INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at, voided)
+       VALUES ('req_CSV1', $1, 'key_x', 'lookup', 5000, '2026-11-10T10:00:00Z', false)`,
+      [h.teams.a],
+    );
+    const usage = await get("/portal/usage.csv?from=2026-11-10&to=2026-11-10");
+    assert.equal(usage.statusCode, 200);
+    assert.match(String(usage.headers["content-type"]), /^text\/csv/);
+    assert.match(
+      String(usage.headers["content-disposition"]),
+      /attachment; filename="situs-usage-2026-11-10-2026-11-10\.csv"/,
+    );
+    assert.equal(usage.body, "day,operation,billed_requests,spend_usd\n2026-11-10,lookup,1,0.005000\n");
+    await addLogRows(h.db, h.teams.a, [
+      { requestId: id(901), status: 402, errorCode: "budget_exceeded", at: new Date("2026-11-20T09:00:00Z") },
+      { requestId: id(902), path: "/v1/verify/parse", status: 200, at: new Date("2026-11-20T09:01:00Z") },
+    ]);
+    const logs = await get("/portal/logs.csv?status=402");
+    assert.equal(logs.statusCode, 200);
+    const lines = logs.body.trim().split("\n");
+    assert.equal(lines[0], "at,request_id,operation,method,path,status,error_code,latency_ms");
+    assert.ok(
+      lines.slice(1).every((line) => line.includes(",402,")),
+      logs.body,
+    );
+    assert.ok(lines.some((line) => line.includes(id(901)) && line.includes(",402,budget_exceeded,")));
+    assert.ok(!logs.body.includes(id(902)), "the filter holds");
+    // Another team's rows never come with it; signed out, it is the sign-in page.
+    const bob = await signIn(h.app, "bob@beta.test");
+    const other = await h.app.inject({ url: "/portal/logs.csv", headers: { cookie: bob.cookie } });
+    assert.ok(!other.body.includes(id(901)));
+    assert.equal((await h.app.inject({ url: "/portal/usage.csv" })).statusCode, 303);
+  });
+
   test("a team with no billed request yet is shown how to make its first call", async () => {
     const bob = await signIn(h.app, "bob@beta.test");
     const page = await h.app.inject({ method: "GET", url: "/portal/usage", headers: { cookie: bob.cookie } });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { OPERATIONS } from "../../accounts/accounts.js";
+import { csvLine } from "../../csv.js";
 import { ERROR_STATUS } from "../../errors.js";
 import { dataTable } from "../view/data-table.js";
 import { formatTime } from "../view/format.js";
@@ -135,22 +136,57 @@ export function registerLogRoutes(app: FastifyInstance, context: PortalContext):
       session,
       active: "/portal/logs",
       body: html`${filterForm(query)}
-      ${query.request_id ? notice("info", html`Showing the request <code>${query.request_id}</code>.`) : ""}
-      ${dataTable({
-        className: "logs",
-        caption: `Requests made with this team's keys, newest first, ${PAGE_SIZE} a page`,
-        columns: [
-          { label: "Time (UTC)" },
-          { label: "Operation" },
-          { label: "Status" },
-          { label: "Error code" },
-          { label: "Latency", numeric: true },
-          { label: "Request ID" },
-        ],
-        rows: rows.map(logRow),
-        empty,
-      })}
-      ${pager(query, rows, more, paging)}`,
+        ${query.request_id ? notice("info", html`Showing the request <code>${query.request_id}</code>.`) : ""}
+        ${dataTable({
+          className: "logs",
+          caption: `Requests made with this team's keys, newest first, ${PAGE_SIZE} a page`,
+          columns: [
+            { label: "Time (UTC)" },
+            { label: "Operation" },
+            { label: "Status" },
+            { label: "Error code" },
+            { label: "Latency", numeric: true },
+            { label: "Request ID" },
+          ],
+          rows: rows.map(logRow),
+          empty,
+        })}
+        ${pager(query, rows, more, paging)}
+        <p class="help">
+          <a href="/portal/logs.csv?${filterParams(query).toString()}">Download these requests as CSV</a> (up
+          to ${EXPORT_ROWS.toLocaleString("en-US")}, newest first)
+        </p>`,
     });
   });
+
+  /** The requests the filters select, newest first, as CSV (the page's filters, no paging). */
+  app.get("/logs.csv", async (request, reply) => {
+    const session = await requireUser(context, request, reply);
+    if (!session) return reply;
+    const raw = request.query as Record<string, string | undefined>;
+    const { before: _before, after: _after, ...filter } = toFilter(readLogQuery(raw), raw);
+    const rows = await context.accounts.requestLogs(session.user.teamId, { ...filter, limit: EXPORT_ROWS });
+    const lines = [
+      csvLine(["at", "request_id", "operation", "method", "path", "status", "error_code", "latency_ms"]),
+      ...rows.map((row) =>
+        csvLine([
+          row.at.toISOString(),
+          row.requestId,
+          operationOfPath(row.path) ?? "",
+          row.method,
+          row.path,
+          String(row.status),
+          row.errorCode ?? "",
+          row.latencyMs.toFixed(1),
+        ]),
+      ),
+    ];
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="situs-request-logs.csv"')
+      .send(`${lines.join("\n")}\n`);
+  });
 }
+
+/** The most requests one CSV export holds. */
+const EXPORT_ROWS = 10_000;

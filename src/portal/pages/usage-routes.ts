@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { OPERATIONS } from "../../accounts/accounts.js";
+import { csvLine } from "../../csv.js";
 import type { Operation } from "../../accounts/accounts.js";
 import { budgetMeter } from "../view/budget-meter.js";
 import { dataTable, tableRow } from "../view/data-table.js";
@@ -92,6 +93,24 @@ function dayTable(days: ChartDay[], spend: ChartDay[], errors: Map<string, numbe
 }
 
 export function registerUsageRoutes(app: FastifyInstance, context: PortalContext): void {
+  /** Billed requests and spend per UTC day and operation of the range, as CSV. */
+  app.get("/usage.csv", async (request, reply) => {
+    const session = await requireUser(context, request, reply);
+    if (!session) return reply;
+    const range = dayRange(request.query as Record<string, string | undefined>, context.now());
+    const usage = await context.accounts.dailyUsage(session.user.teamId, range.from, range.end);
+    const lines = [
+      csvLine(["day", "operation", "billed_requests", `spend_${context.currency.toLowerCase()}`]),
+      ...usage.map((row) =>
+        csvLine([row.day, row.operation, String(row.requests), (row.spendMicros / 1_000_000).toFixed(6)]),
+      ),
+    ];
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="situs-usage-${range.from}-${range.to}.csv"`)
+      .send(`${lines.join("\n")}\n`);
+  });
+
   app.get("/usage", async (request, reply) => {
     const session = await requireUser(context, request, reply);
     if (!session) return reply;
@@ -118,6 +137,9 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
       active: "/portal/usage",
       body: html`${range.adjusted ? notice("info", "That range could not be shown; showing the last 30 days instead (ranges are at most 366 days).") : ""}
         ${rangeForm(range, metric, now)}
+        <p class="help">
+          <a href="/portal/usage.csv?from=${range.from}&amp;to=${range.to}">Download this range as CSV</a>
+        </p>
         ${totalRequests === 0 && billing.monthSpendMicros === 0 ? firstCall(`${request.protocol}://${request.host}`) : ""}
         <div class="cards">
           <section class="card stat">
