@@ -131,6 +131,17 @@ describe("usage and billing", () => {
     );
     assert.ok(lines.some((line) => line.includes(id(901)) && line.includes(",402,budget_exceeded,")));
     assert.ok(!logs.body.includes(id(902)), "the filter holds");
+    // A row opens to its details: its request ID links to the page of that one request.
+    const list = (await get("/portal/logs")).body;
+    assert.match(
+      list,
+      new RegExp(`<a href="/portal/logs\\?request_id=${id(901)}"><code class="id">${id(901)}</code></a>`),
+    );
+    const details = (await get(`/portal/logs?request_id=${id(901)}`)).body;
+    assert.match(details, /<h2>Request details<\/h2>/);
+    assert.match(details, /<dt>Status<\/dt>\s*<dd>402<\/dd>/);
+    assert.match(details, /<dt>Error code<\/dt>\s*<dd><code>budget_exceeded<\/code><\/dd>/);
+    assert.match(details, /<dt>Billed<\/dt>\s*<dd>no<\/dd>/);
     // Another team's rows never come with it; signed out, it is the sign-in page.
     const bob = await signIn(h.app, "bob@beta.test");
     const other = await h.app.inject({ url: "/portal/logs.csv", headers: { cookie: bob.cookie } });

@@ -5,7 +5,7 @@ import { ERROR_STATUS } from "../../errors.js";
 import { dataTable } from "../view/data-table.js";
 import { formatTime } from "../view/format.js";
 import { html } from "../view/html.js";
-import type { Html } from "../view/html.js";
+import type { Html, HtmlValue } from "../view/html.js";
 import { notice } from "../view/layout.js";
 import { encodeCursor, filterParams, PAGE_SIZE, readLogQuery, toFilter } from "../view/logs-filter.js";
 import type { LogQuery } from "../view/logs-filter.js";
@@ -95,8 +95,36 @@ function logRow(row: LogRow): Html {
     <td><span class="badge ${kind}">${row.status}</span></td>
     <td>${row.errorCode ? html`<code>${row.errorCode}</code>` : html`<span class="muted">–</span>`}</td>
     <td class="num">${row.latencyMs.toFixed(1)} ms</td>
-    <td><code class="id">${row.requestId}</code></td>
+    <td>
+      <a href="/portal/logs?request_id=${row.requestId}"><code class="id">${row.requestId}</code></a>
+    </td>
   </tr>`;
+}
+
+/** One request's whole log entry (a request ID's page): every field, never a key. */
+function requestDetails(row: LogRow): Html {
+  const operation = operationOfPath(row.path);
+  const fields: Array<[string, HtmlValue]> = [
+    ["Request ID", html`<code>${row.requestId}</code>`],
+    ["Time (UTC)", formatTime(row.at)],
+    ["Operation", operation ? OPERATION_LABELS[operation] : "—"],
+    ["Method and path", html`<code>${row.method} ${row.path}</code>`],
+    ["Status", String(row.status)],
+    ["Error code", row.errorCode ? html`<code>${row.errorCode}</code>` : "—"],
+    ["Latency", `${row.latencyMs.toFixed(1)} ms`],
+    ["Key", html`<code>${row.keyId}</code>`],
+    ["Billed", row.status === 200 && operation ? "yes (every 200 of the API is billed once)" : "no"],
+  ];
+  return html`<section class="card request-details">
+    <h2>Request details</h2>
+    <dl>
+      ${fields.map(
+        ([name, value]) =>
+          html`<dt>${name}</dt>
+            <dd>${value}</dd>`,
+      )}
+    </dl>
+  </section>`;
 }
 
 function pager(query: LogQuery, rows: LogRow[], more: boolean, paging: "before" | "after" | null): Html {
@@ -137,6 +165,7 @@ export function registerLogRoutes(app: FastifyInstance, context: PortalContext):
       active: "/portal/logs",
       body: html`${filterForm(query)}
         ${query.request_id ? notice("info", html`Showing the request <code>${query.request_id}</code>.`) : ""}
+        ${query.request_id && rows.length === 1 ? requestDetails(rows[0]!) : ""}
         ${dataTable({
           className: "logs",
           caption: `Requests made with this team's keys, newest first, ${PAGE_SIZE} a page`,
