@@ -19,6 +19,8 @@ export interface TeamAccounts {
 
   /** Billed requests and spend per UTC day and operation, for `from` ≤ day < `to` (`YYYY-MM-DD`). */
   dailyUsage(teamId: string, from: string, to: string): Promise<DailyUsage[]>;
+  /** Billed requests and spend per UTC hour of one day (`YYYY-MM-DD`); hours with none left out. */
+  hourlyUsage(teamId: string, day: string): Promise<HourlyUsage[]>;
   /** Requests answered with an error per UTC day (from the request log, within its retention). */
   dailyErrors(teamId: string, from: string, to: string): Promise<Map<string, number>>;
   billing(teamId: string): Promise<TeamBilling>;
@@ -42,6 +44,13 @@ export interface DailyUsage {
   /** `YYYY-MM-DD`, UTC. */
   day: string;
   operation: Operation;
+  requests: number;
+  spendMicros: number;
+}
+
+export interface HourlyUsage {
+  /** 0–23, UTC. */
+  hour: number;
   requests: number;
   spendMicros: number;
 }

@@ -149,6 +149,26 @@ describe("usage and billing", () => {
     assert.equal((await h.app.inject({ url: "/portal/usage.csv" })).statusCode, 303);
   });
 
+  test("today's usage by hour, up to the current hour (UTC)", async () => {
+    for (const [requestId, operation, at] of [
+      ["req_H1", "parse", "2026-11-20T09:15:00Z"],
+      ["req_H2", "parse", "2026-11-20T09:45:00Z"],
+      ["req_H3", "lookup", "2026-11-20T11:59:00Z"],
+      ["req_H4", "parse", "2026-11-19T23:59:00Z"],
+    ] as const) {
+      await h.db.query(
+        `INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at, voided)
+         VALUES ($1, $2, 'key_x', $3, 1000, $4::timestamptz, false)`,
+        [requestId, h.teams.a, operation, at],
+      );
+    }
+    const page = (await get("/portal/usage")).body;
+    assert.match(page, /<h2 id="today-title">Today by hour \(UTC\)<\/h2>/);
+    const count = (hour: string) => new RegExp(`>${hour}</th>\\s*<td[^>]*>(\\d+)</td>`).exec(page)?.[1];
+    assert.deepEqual(["12:00", "11:00", "10:00", "09:00", "00:00"].map(count), ["0", "1", "0", "2", "0"]);
+    assert.equal(count("13:00"), undefined, "no hour after the current one");
+  });
+
   test("a team with no billed request yet is shown how to make its first call", async () => {
     const bob = await signIn(h.app, "bob@beta.test");
     const page = await h.app.inject({ method: "GET", url: "/portal/usage", headers: { cookie: bob.cookie } });

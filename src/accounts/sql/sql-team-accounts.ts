@@ -10,7 +10,12 @@ import type {
 import { AccountAdmin } from "./account-admin.js";
 import { announce } from "./account-changes.js";
 import { queryLogs } from "./team-log-query.js";
-import { queryDailyErrors, queryDailyUsage, queryMonthlySpend } from "./team-usage-queries.js";
+import {
+  queryDailyErrors,
+  queryDailyUsage,
+  queryHourlyUsage,
+  queryMonthlySpend,
+} from "./team-usage-queries.js";
 
 /** A team's accounts over the accounts database (PostgreSQL or PGlite), for the portal. */
 export class SqlTeamAccounts implements TeamAccounts {
@@ -51,6 +56,10 @@ export class SqlTeamAccounts implements TeamAccounts {
       await announce(tx, { kind: "key", hash: rows[0].hash });
       return true;
     });
+  }
+
+  hourlyUsage(teamId: string, day: string) {
+    return queryHourlyUsage(this.db, teamId, day);
   }
 
   dailyUsage(teamId: string, from: string, to: string) {

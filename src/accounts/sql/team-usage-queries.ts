@@ -2,7 +2,7 @@ import type { Operation } from "../accounts.js";
 import { monthOf } from "./account-changes.js";
 import { toNumber } from "../../db/database.js";
 import type { Queryable } from "../../db/database.js";
-import type { DailyUsage, MonthSpend } from "../team-accounts.js";
+import type { DailyUsage, HourlyUsage, MonthSpend } from "../team-accounts.js";
 
 /**
  * Usage reads of the portal. Days and months are UTC calendar days and months, as budgets are
@@ -28,6 +28,23 @@ export async function queryDailyUsage(
   return rows.map((row) => ({
     day: row.day,
     operation: row.operation,
+    requests: toNumber(row.requests),
+    spendMicros: toNumber(row.spend),
+  }));
+}
+
+/** Billed requests and spend of one UTC day (`YYYY-MM-DD`) per hour (0–23), hours with none left out. */
+export async function queryHourlyUsage(db: Queryable, teamId: string, day: string): Promise<HourlyUsage[]> {
+  const rows = await db.query<{ hour: unknown; requests: unknown; spend: unknown }>(
+    `SELECT extract(hour FROM at AT TIME ZONE 'UTC') AS hour, count(*) AS requests, sum(price_micros) AS spend
+       FROM usage_records
+      WHERE team_id = $1 AND NOT voided
+        AND at >= ($2::date::timestamp AT TIME ZONE 'UTC') AND at < (($2::date + 1)::timestamp AT TIME ZONE 'UTC')
+      GROUP BY 1 ORDER BY 1`,
+    [teamId, day],
+  );
+  return rows.map((row) => ({
+    hour: toNumber(row.hour),
     requests: toNumber(row.requests),
     spendMicros: toNumber(row.spend),
   }));

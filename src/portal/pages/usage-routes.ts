@@ -12,7 +12,7 @@ import { formatMoney } from "../view/money.js";
 import { OPERATION_LABELS } from "../view/operations.js";
 import { requireUser, sendPage } from "../portal-context.js";
 import type { PortalContext } from "../portal-context.js";
-import type { DailyUsage } from "../../accounts/team-accounts.js";
+import type { DailyUsage, HourlyUsage } from "../../accounts/team-accounts.js";
 import { usageChart } from "../view/usage-chart.js";
 import type { ChartDay } from "../view/usage-chart.js";
 import { dayRange, presets } from "../view/usage-range.js";
@@ -119,10 +119,12 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
     const range = dayRange(query, now);
     const metric: Metric = query.metric === "spend" ? "spend" : "requests";
     const teamId = session.user.teamId;
-    const [usage, errors, billing] = await Promise.all([
+    const today = now.toISOString().slice(0, 10);
+    const [usage, errors, billing, hours] = await Promise.all([
       context.accounts.dailyUsage(teamId, range.from, range.end),
       context.accounts.dailyErrors(teamId, range.from, range.end),
       context.accounts.billing(teamId),
+      context.accounts.hourlyUsage(teamId, today),
     ]);
     const sums = totals(usage);
     const money = (micros: number) => formatMoney(micros, context.currency);
@@ -181,11 +183,39 @@ export function registerUsageRoutes(app: FastifyInstance, context: PortalContext
             ),
           })}
         </section>
+        <section aria-labelledby="today-title">
+          <h2 id="today-title">Today by hour (UTC)</h2>
+          ${hourTable(hours, now.getUTCHours(), money)}
+        </section>
         <section aria-labelledby="days-title">
           <h2 id="days-title">By day</h2>
           ${dayTable(requestDays, spendDays, errors, context.currency)}
         </section>`,
     });
+  });
+}
+
+/** Today's hours up to the current one, newest first: billed requests and spend (none: 0). */
+function hourTable(
+  hours: readonly HourlyUsage[],
+  currentHour: number,
+  money: (micros: number) => string,
+): Html {
+  const byHour = new Map(hours.map((hour) => [hour.hour, hour]));
+  const rows: Html[] = [];
+  for (let hour = currentHour; hour >= 0; hour--) {
+    const seen = byHour.get(hour);
+    const label = `${String(hour).padStart(2, "0")}:00`;
+    rows.push(tableRow(label, [formatCount(seen?.requests ?? 0), money(seen?.spendMicros ?? 0)]));
+  }
+  return dataTable({
+    caption: "Billed requests and spend in each hour of today so far, newest first",
+    columns: [
+      { label: "Hour" },
+      { label: "Billed requests", numeric: true },
+      { label: "Spend", numeric: true },
+    ],
+    rows,
   });
 }
 
