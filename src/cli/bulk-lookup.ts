@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { ApiError } from "../errors.js";
 import { locationRequired } from "../http/routes/lookup.js";
-import type { CsvRecord } from "../csv.js";
+import type { CsvRecord } from "./csv-input.js";
 import type { LookupRequest } from "../parcels/lookup-types.js";
 import type { ParcelIndex } from "../parcels/parcel-index.js";
 import type { BulkRow, RowAnswer } from "./bulk-rows.js";

@@ -2,7 +2,7 @@ import type { ErrorExtra } from "../errors.js";
 import { ApiError } from "../errors.js";
 import { lookupRequestOf, readLookupRequest } from "../http/routes/lookup.js";
 import { checkLineLength } from "../http/routes/parse.js";
-import type { CsvRecord } from "../csv.js";
+import type { CsvRecord } from "./csv-input.js";
 import type { LookupAnswer, LookupRequest } from "../parcels/lookup-types.js";
 import type { ParseAnswer } from "../parse/parse-answer.js";
 import type { Parser } from "../parse/parser.js";

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { openParser } from "../app/composition.js";
 import { loadConfig } from "../config.js";
-import type { CsvRecord } from "../csv.js";
+import type { CsvRecord } from "./csv-input.js";
 import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import { StoredParcelIndex } from "../parcels/stored-parcel-index.js";
 import type { Parser } from "../parse/parser.js";

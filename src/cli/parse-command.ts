@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
-import type { CsvRecord } from "../csv.js";
+import type { CsvRecord } from "./csv-input.js";
 import { csvLine } from "../csv.js";
 import type { ParseAnswer } from "../parse/parse-answer.js";
 import { MAX_LINE_LENGTH } from "../parse/parse-answer.js";

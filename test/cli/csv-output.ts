@@ -1,11 +1,6 @@
-import { Readable } from "node:stream";
-import { readCsvBatches } from "../../src/csv.js";
+import { parse } from "csv-parse/sync";
 
-/** CSV output read back with the project's reader (quoted line breaks and all). */
-export async function csvRows(text: string): Promise<string[][]> {
-  const records: string[][] = [];
-  for await (const batch of readCsvBatches(Readable.from([Buffer.from(text)]))) {
-    for (const record of batch) records.push(record.fields);
-  }
-  return records;
+/** CSV output read back with `csv-parse` (quoted line breaks and all). */
+export function csvRows(text: string): string[][] {
+  return parse(text, { relax_column_count: true }) as string[][];
 }

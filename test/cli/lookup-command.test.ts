@@ -134,7 +134,7 @@ test("situs lookup --input CSV --column: CSV out with every input column, row nu
     "--skip-bad-rows",
   ]);
   assert.deepEqual([skipped, same], [0, out]);
-  const [header, ...rows] = await csvRows(out);
+  const [header, ...rows] = csvRows(out);
   assert.deepEqual(header, ["id", "address", "note", "row", ...PARSED_COLUMNS, ...ANSWER_COLUMNS]);
   const column = (row: string[] | undefined, name: string) => row?.[header!.indexOf(name)];
   assert.deepEqual(
@@ -199,7 +199,7 @@ test("situs lookup --input CSV of components and JSON lines: one answer per row,
   writeFileSync(csv, "ref,addressNumber,streetName,zip5\na,10,main,94704\n\nb,12,OAK,\nc,12,oak,94704\n");
   const [code, out] = await lookup(dir, ["--index", index, "--input", csv]);
   assert.equal(code, 0);
-  const [header, ...rows] = await csvRows(out);
+  const [header, ...rows] = csvRows(out);
   assert.deepEqual(header, ["ref", "addressNumber", "streetName", "zip5", "row", ...ANSWER_COLUMNS]);
   const at = (name: string) => header!.indexOf(name);
   assert.deepEqual(
@@ -243,7 +243,7 @@ test("situs lookup reads stdin: --lines - and --input - --csv", async (t) => {
     "streetName,zip5,addressNumber\nOAK,94704,12\n",
   );
   assert.equal(csv.status, 0, csv.stderr);
-  const [header, first] = await csvRows(csv.stdout);
+  const [header, first] = csvRows(csv.stdout);
   assert.deepEqual(header?.slice(0, 5), ["streetName", "zip5", "addressNumber", "row", "status"]);
   assert.deepEqual(first?.slice(0, 6), ["OAK", "94704", "12", "1", "matched", ids.get("12 OAK")]);
 });

@@ -77,6 +77,7 @@ test("situs parse --csv: one row per record after the header, blank and unreadab
     '2,"PO Box 12, Berkeley CA 94704"', // short
     '3,"12 Oak Ave, Berkeley CA 94704",x,y', // long
     `4,${"9".repeat(300)},long`,
+    '4b,12 "B" St Berkeley CA 94704,inch', // quotes inside an unquoted field, taken as written
     '5,"99 Main St, Berkeley', // a quote never closed
   ].join("\r\n");
   const result = situs(["parse", "--input", "-", "--csv", "--column", "ADDRESS"], input);
@@ -85,7 +86,7 @@ test("situs parse --csv: one row per record after the header, blank and unreadab
     result.stderr,
     /3 records could not be read \(first: line 5 has 2 fields where the header has 3\)/,
   );
-  const [header, ...rows] = await csvRows(result.stdout);
+  const [header, ...rows] = csvRows(result.stdout);
   const column = (row: string[] | undefined, name: string) => row?.[header!.indexOf(name)];
   assert.deepEqual(header?.slice(0, 5), ["id", "address", "note", "row", "type"]);
   assert.deepEqual(
@@ -101,7 +102,8 @@ test("situs parse --csv: one row per record after the header, blank and unreadab
       ["", "", "", "3", "", "invalid_csv", "line 5 has 2 fields where the header has 3"],
       ["", "", "", "4", "", "invalid_csv", "line 6 has 4 fields where the header has 3"],
       ["4", "9".repeat(300), "long", "5", "", "line_too_long", ""],
-      ["", "", "", "6", "", "invalid_csv", "the record starting on line 8 has a quote that is never closed"],
+      ["4b", '12 "B" St Berkeley CA 94704', "inch", "6", "street", "", ""],
+      ["", "", "", "7", "", "invalid_csv", "the record starting on line 9 has a quote that is never closed"],
     ],
   );
   assert.ok(rows.every((row) => row.length === header!.length));
@@ -149,7 +151,7 @@ test("situs parse --csv --delimiter reads another separator; --output writes a f
     );
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout, "");
-    const [header, ...rows] = await csvRows(readFileSync(output, "utf8"));
+    const [header, ...rows] = csvRows(readFileSync(output, "utf8"));
     assert.deepEqual(header!.slice(0, 4), ["id", "address", "row", "type"]);
     assert.deepEqual(
       rows.map((row) => row.slice(0, 4)),

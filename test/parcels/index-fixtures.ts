@@ -5,7 +5,7 @@ import type { BlobStore } from "../../src/parcels/store/blob-store.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
 import { CANONICAL_COLUMNS, CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
-import { splitCsvLine } from "../../src/csv.js";
+import { splitCsvLine } from "../../src/parcels/sources/csv-records.js";
 import { EXPORT_COLUMNS, exportLines } from "../../src/parcels/ingest/export.js";
 import type { Gazetteer } from "../../src/places/gazetteer.js";
 import { IndexBuild } from "../../src/parcels/store/index-build.js";

@@ -4,7 +4,7 @@
  * its street components (and city and ZIP when the raw text holds them) compared with the
  * county's columns, suffixes standardized alike. Run: `npm run eval:parser -- --parcels FILE`.
  */
-import { readCsvBatches } from "../../src/csv.js";
+import { readCsvBatches } from "../../src/parcels/sources/csv-records.js";
 import type { Components } from "../../src/parse/parse-answer.js";
 import { standardStreetName } from "../../src/parse/assembly/street-components.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";

@@ -1,6 +1,6 @@
 import { encodeUlid } from "../format/binary-ulid.js";
 import { CANONICAL_COLUMNS } from "./column-mapping.js";
-import { csvField } from "../../csv.js";
+import { csvLine } from "../../csv.js";
 import type { IndexBuild } from "../store/index-build.js";
 import { TEXT_FIELDS } from "../parcel-row.js";
 
@@ -38,7 +38,7 @@ export async function* exportLines(build: IndexBuild): AsyncGenerator<string> {
           .map((id) => `adr_${encodeUlid(id)}`)
           .join(";"),
       );
-      yield values.map(csvField).join(",");
+      yield csvLine(values);
     }
   }
 }

@@ -1,5 +1,5 @@
-import type { CsvRecord } from "../../csv.js";
-import { readCsvBatches } from "../../csv.js";
+import type { CsvRecord } from "./csv-records.js";
+import { readCsvBatches } from "./csv-records.js";
 import type { RecordSource } from "./record-source.js";
 
 /**

@@ -3,10 +3,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import type { CsvRecord } from "../../src/csv.js";
-import { readCsvBatches, splitCsvLine } from "../../src/csv.js";
-import { chunkedStream } from "../support/chunked-stream.js";
-import { temporaryDir } from "./index-fixtures.js";
+import type { CsvRecord } from "../../../src/parcels/sources/csv-records.js";
+import { readCsvBatches, splitCsvLine } from "../../../src/parcels/sources/csv-records.js";
+import { chunkedStream } from "../../support/chunked-stream.js";
+import { temporaryDir } from "../index-fixtures.js";
 
 test("CSV records: quotes, doubled quotes, line breaks inside quotes, CRLF and a BOM", async (t) => {
   assert.deepEqual(splitCsvLine('a,"b,c","say ""hi""",'), ["a", "b,c", 'say "hi"', ""]);
@@ -24,9 +24,9 @@ test("CSV records: quotes, doubled quotes, line breaks inside quotes, CRLF and a
 
 /**
  * The plain reading: split into lines (no line after a final newline), join lines while a quote
- * is open, split each record; a blank line is a record with no fields when `blankLines` is set.
+ * is open, split each record; blank lines are skipped.
  */
-function oracle(content: string, blankLines = false): CsvRecord[] {
+function oracle(content: string): CsvRecord[] {
   const records: CsvRecord[] = [];
   let pending = "";
   let start = 0;
@@ -38,7 +38,6 @@ function oracle(content: string, blankLines = false): CsvRecord[] {
     pending = pending === "" ? line : `${pending}\n${line}`;
     if ((pending.match(/"/g) ?? []).length % 2 === 1) return;
     if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending) });
-    else if (blankLines) records.push({ line: start, fields: [] });
     pending = "";
   });
   if (pending !== "") records.push({ line: start, fields: splitCsvLine(pending), unterminated: true });
@@ -51,13 +50,13 @@ test("CSV records match the plain reading for any mix of quotes, repeats, CRLF a
   const dir = temporaryDir(t);
   let run = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(piece, { maxLength: 80 }), fc.boolean(), async (pieces, blankLines) => {
+    fc.asyncProperty(fc.array(piece, { maxLength: 80 }), async (pieces) => {
       const content = pieces.join("");
       const file = join(dir, `p${run++}.csv`);
       writeFileSync(file, content);
       const records = [];
-      for await (const batch of readCsvBatches(file, ",", { blankLines })) records.push(...batch);
-      assert.deepEqual(records, oracle(content, blankLines));
+      for await (const batch of readCsvBatches(file)) records.push(...batch);
+      assert.deepEqual(records, oracle(content));
     }),
     { numRuns: 300 },
   );
@@ -71,9 +70,8 @@ test("CSV records from a stream in small chunks, split anywhere (even inside a c
       async (pieces, size) => {
         const content = pieces.join("");
         const records = [];
-        for await (const batch of readCsvBatches(chunkedStream(content, size), ",", { blankLines: true }))
-          records.push(...batch);
-        assert.deepEqual(records, oracle(content, true));
+        for await (const batch of readCsvBatches(chunkedStream(content, size))) records.push(...batch);
+        assert.deepEqual(records, oracle(content));
       },
     ),
     { numRuns: 200 },
