@@ -18,6 +18,7 @@ import { PgliteThreadDatabase } from "../db/pglite-thread-database.js";
 import { PostgresDatabase } from "../db/postgres-database.js";
 import { SqlAccountStore } from "../accounts/sql/sql-account-store.js";
 import { SqlRequestLog } from "../accounts/sql/sql-request-log.js";
+import { adminSocketPath, serveAdminSocket } from "../accounts/sql/admin-socket.js";
 
 export type AccountsConfig = Pick<
   Config,
@@ -158,6 +159,7 @@ export async function openAccounts(
           if (db === undefined) await database.close().catch(() => {});
           throw error;
         });
+  const adminSocket = database.kind === "pglite" ? await openAdminSocket(config, database, log) : undefined;
   return {
     db: database,
     accounts,
@@ -166,11 +168,31 @@ export async function openAccounts(
     keyGuesses,
     admin: new AccountAdmin(database),
     async close() {
-      // Answers first (usage), then logs, then the connections they all use.
+      // No new admin commands; answers first (usage), then logs, then the connections they use.
+      await adminSocket?.close();
       await usage.close();
       await requestLog.close();
       await Promise.all([accounts.close(), keyGuesses.close()]);
       await database.close();
     },
   };
+}
+
+/**
+ * The admin socket of the process holding the embedded database, so `situs admin` works while the
+ * service runs. A socket that cannot be opened (a DATA_DIR path too long for a Unix socket) is
+ * logged, and admin then needs the service stopped.
+ */
+async function openAdminSocket(
+  config: Pick<Config, "DATA_DIR">,
+  db: Database,
+  log?: Logger,
+): Promise<{ close(): Promise<void> } | undefined> {
+  const path = adminSocketPath(config.DATA_DIR);
+  try {
+    return await serveAdminSocket(path, db, log);
+  } catch (error) {
+    log?.warn({ err: error, path }, "no admin socket: situs admin needs the service stopped");
+    return undefined;
+  }
 }

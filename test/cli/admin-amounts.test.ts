@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { micros, money } from "../../src/cli/admin.js";
+import { micros, money } from "../../src/accounts/sql/admin-commands.js";
 
 test("admin amounts convert exactly between currency units and micro-units", () => {
   assert.equal(micros("12.5"), 12_500_000);
