@@ -126,6 +126,11 @@ const SCHEMA = {
     "250",
     integer(0, 60_000),
   ),
+  PUBLIC_URL: entry(
+    "The API's address as clients reach it (https://api.example.com), the server named by GET /openapi.json and /docs; unset: the address each request came to.",
+    undefined,
+    url("an http or https", ["https:", "http:"]),
+  ),
   METRICS_PORT: entry(
     "Port of the Prometheus metrics (GET /metrics, on HOST); unset: no metrics served.",
     undefined,

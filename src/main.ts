@@ -41,6 +41,7 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     accessLogEvery: config.ACCESS_LOG,
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
     ...(metrics ? { metrics } : {}),
     shedding: { maxEventLoopDelayMs: config.SHED_EVENT_LOOP_DELAY_MS },
     ...(https ? { https } : {}),

@@ -16,6 +16,7 @@ import { registerHealthRoutes } from "./routes/health.js";
 import { registerLookupByIdRoutes } from "./routes/lookup-by-id.js";
 import { registerLookupRoutes } from "./routes/lookup.js";
 import { registerOpenApiRoute } from "./routes/openapi.js";
+import { registerReferenceRoutes } from "./routes/reference.js";
 import { registerParseRoutes } from "./routes/parse.js";
 
 export interface AppOptions {
@@ -26,6 +27,8 @@ export interface AppOptions {
   https?: { cert: Buffer; key: Buffer };
   /** One access log line per this many requests (1: every request; 0: none). */
   accessLogEvery?: number;
+  /** The API's address as clients reach it, named in the served OpenAPI document; absent: each request's. */
+  publicUrl?: string;
   /** Where each answer is reported for metrics; absent: none. */
   metrics?: RequestMetrics;
 }
@@ -89,7 +92,8 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
       metrics ? { ...options.shedding, onShed: () => metrics.shed() } : options.shedding,
     );
   }
-  registerOpenApiRoute(app);
+  registerOpenApiRoute(app, options.publicUrl);
+  registerReferenceRoutes(app);
   registerHealthRoutes(app, services);
   if (services.portal) void app.register(portalPlugin(services.portal), { prefix: "/portal" });
   else void app.register(portalUnavailablePlugin, { prefix: "/portal" });

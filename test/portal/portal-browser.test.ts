@@ -254,6 +254,16 @@ test("a team's developer uses the portal in a real browser", { skip }, async (t)
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
+  await t.test("the API reference, linked from every page, renders from the service itself", async () => {
+    await page.goto(`${base}/portal/usage`);
+    await page.getByRole("link", { name: "API reference" }).click();
+    await page.waitForURL(/\/docs$/);
+    await page.getByText("Parse one line of free-text US address.").first().waitFor();
+    assert.ok((await page.locator(".opblock").count()) >= 6, "every operation listed");
+    await shot("reference");
+    await page.goBack();
+  });
+
   await t.test("sign out", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/portal\/sign-in/);

@@ -173,6 +173,7 @@ describe("usage and billing", () => {
     const bob = await signIn(h.app, "bob@beta.test");
     const page = await h.app.inject({ method: "GET", url: "/portal/usage", headers: { cookie: bob.cookie } });
     assert.match(page.body, /<h2>Make a first call<\/h2>/);
+    assert.match(page.body, /<a href="\/docs">the API reference<\/a>/);
     assert.match(page.body, /curl -s -X POST http:\/\/localhost:80\/v1\/verify\/parse/);
     assert.match(page.body, /Authorization: Bearer YOUR_KEY/);
     // A team with usage sees its figures, not the first step.

@@ -231,8 +231,8 @@ function firstCall(origin: string): Html {
   -H "Authorization: Bearer YOUR_KEY" -H "Content-Type: application/json" \\
   -d '${body}'</code></pre>
     <p class="help">
-      The call shows here within a second. Every operation is described in
-      <a href="/openapi.json">the OpenAPI document</a>.
+      The call shows here within a second. Every operation, with examples, is in
+      <a href="/docs">the API reference</a> (<a href="/openapi.json">OpenAPI document</a>).
     </p>
   </section>`;
 }

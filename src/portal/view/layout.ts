@@ -72,7 +72,9 @@ export function page(shell: PageShell, assets: AssetUrls): Html {
           <h1>${shell.title}</h1>
           ${shell.body}
         </main>
-        <footer class="foot">Times are UTC. Situs address parsing and parcel lookup.</footer>
+        <footer class="foot">
+          Times are UTC. Situs address parsing and parcel lookup: <a href="/docs">API reference</a>.
+        </footer>
       </body>
     </html>`;
 }
