@@ -90,6 +90,7 @@ export async function serveAdminSocket(
     });
   });
   chmodSync(path, 0o600);
+  server.unref(); // the socket serves while the process runs; it never keeps the process alive
   return {
     close: () =>
       new Promise<void>((resolve) => {
