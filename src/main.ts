@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { buildServices } from "./app/composition.js";
 import { loadConfig } from "./config.js";
 import type { Config } from "./config.js";
-import { ServiceMetrics } from "./app/metrics.js";
+import { hasBacklog, serveClusterMetrics, ServiceMetrics } from "./app/metrics.js";
 import { Drain } from "./http/graceful-close.js";
 import { buildApp } from "./http/app.js";
 import { openHostedAccounts } from "./app/account-services.js";
@@ -24,7 +24,19 @@ export async function start(config: Config = loadConfig()): Promise<void> {
   }
   const log = pino({ level: config.LOG_LEVEL });
   log.info({ workers }, "starting workers");
-  await runPrimary({ workers, log, openHost: () => openHostedAccounts(config, log) });
+  const openHost = async () => {
+    const host = await openHostedAccounts(config, log);
+    if (config.METRICS_PORT !== undefined) {
+      const usage = host?.hosted.accounts?.usage;
+      await serveClusterMetrics(
+        config.METRICS_PORT,
+        config.HOST,
+        usage && hasBacklog(usage) ? usage : undefined,
+      );
+    }
+    return host;
+  };
+  await runPrimary({ workers, log, openHost });
 }
 
 /** Starts the service on its configuration and stops it cleanly on SIGINT or SIGTERM. */
@@ -35,7 +47,9 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
     config.TLS_CERT !== undefined && config.TLS_KEY !== undefined
       ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) }
       : undefined;
-  const metrics = config.METRICS_PORT === undefined ? undefined : new ServiceMetrics(services.parcels);
+  const ledger = hasBacklog(services.usage) ? services.usage : undefined;
+  const metrics =
+    config.METRICS_PORT === undefined ? undefined : new ServiceMetrics(services.parcels, ledger);
   const app = buildApp(services, {
     logger: log,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -48,7 +62,8 @@ export async function serve(config: Config = loadConfig()): Promise<FastifyInsta
   });
   const drain = new Drain(app);
   app.addHook("onClose", async () => services.close());
-  if (metrics && config.METRICS_PORT !== undefined) {
+  if (metrics && cluster.isWorker) metrics.shareWithPrimary();
+  else if (metrics && config.METRICS_PORT !== undefined) {
     const server = await metrics.serve(config.METRICS_PORT, config.HOST);
     app.addHook("onClose", async () => void server.close());
   }

@@ -69,6 +69,17 @@ export interface UsageLedger {
   close(): Promise<void>;
 }
 
+/**
+ * Usage rows of answers already given that are not yet in the accounts database: the ledger's
+ * lag (metrics). On PostgreSQL, rows waiting for their group commit; on the embedded database,
+ * rows in the journal not yet applied.
+ */
+export interface LedgerBacklog {
+  rows: number;
+  /** When the oldest of them was answered (Unix ms); null when there are none. */
+  oldestAt: number | null;
+}
+
 export interface RequestLogEntry {
   requestId: string;
   teamId: string;

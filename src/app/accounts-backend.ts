@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import type { KeyGuessLimiter, UsageLedger, UsageRecord } from "../accounts/accounts.js";
+import type { KeyGuessLimiter, LedgerBacklog, UsageLedger, UsageRecord } from "../accounts/accounts.js";
 import { MemoryKeyGuessLimiter } from "../accounts/memory-accounts.js";
 import { RedisKeyGuessLimiter } from "../accounts/redis-key-guess-limiter.js";
 import { AccountAdmin } from "../accounts/sql/account-admin.js";
@@ -95,9 +95,13 @@ async function reachableRedis(config: AccountsConfig & { REDIS_URL: string }): P
   }
 }
 
-/** A usage ledger that can also say when the database reflects every outcome so far. */
+/**
+ * A usage ledger that can also say when the database reflects every outcome so far, and how many
+ * rows it does not yet (its lag, for metrics).
+ */
 export interface SettlingUsageLedger extends UsageLedger {
   settle(): Promise<void>;
+  backlog(): LedgerBacklog;
 }
 
 export interface AccountsBackend {

@@ -1,15 +1,80 @@
 import { createServer, type Server } from "node:http";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { LedgerBacklog } from "../accounts/accounts.js";
 import { decodeTime } from "ulid";
 import type { RequestMetrics } from "../http/request-metrics.js";
 import type { ParcelIndex } from "../parcels/parcel-index.js";
 import { StoredParcelIndex } from "../parcels/stored-parcel-index.js";
 
+/** A usage ledger that tells its lag (both of the accounts database's ledgers do). */
+export interface BacklogSource {
+  backlog(): LedgerBacklog;
+}
+
+export function hasBacklog(ledger: object): ledger is BacklogSource {
+  return typeof (ledger as Partial<BacklogSource>).backlog === "function";
+}
+
+/** The usage ledger's lag: rows not yet in the accounts database, and the age of the oldest. */
+export function watchLedger(registry: Registry, ledger: BacklogSource): void {
+  new Gauge({
+    name: "situs_usage_backlog_rows",
+    help: "Usage rows not yet in the accounts database (waiting for their commit, or journaled and not yet applied).",
+    registers: [registry],
+    collect() {
+      this.set(ledger.backlog().rows);
+    },
+  });
+  new Gauge({
+    name: "situs_usage_ledger_lag_seconds",
+    help: "Age of the oldest usage row not yet in the accounts database (0: none).",
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      const { oldestAt } = ledger.backlog();
+      this.set(oldestAt === null ? 0 : Math.max(0, (Date.now() - oldestAt) / 1000));
+    },
+  });
+}
+
+/** Serves GET /metrics on `port` of `host`, its text from `metrics`; resolves once listening. */
+async function serveMetrics(port: number, host: string, metrics: () => Promise<string>): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== "GET" || request.url !== "/metrics") {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found\n");
+      return;
+    }
+    metrics().then(
+      (text) => response.writeHead(200, { "content-type": Registry.PROMETHEUS_CONTENT_TYPE }).end(text),
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return server;
+}
+
+/**
+ * A cluster primary's metrics (WORKERS above 1): every worker's, asked over IPC at each scrape and
+ * added up (counters and histograms summed, gauges by their own rule), and the primary's own
+ * ledger when it holds the embedded database for the workers.
+ */
+export async function serveClusterMetrics(
+  port: number,
+  host: string,
+  ledger: BacklogSource | undefined,
+): Promise<Server> {
+  const workers = new AggregatorRegistry();
+  const own = new Registry();
+  if (ledger) watchLedger(own, ledger);
+  return serveMetrics(port, host, async () => `${await workers.clusterMetrics()}\n${await own.metrics()}`);
+}
+
 /**
  * The service's Prometheus metrics (prom-client), served on their own port (METRICS_PORT) so the
  * API's port never exposes them: requests by route, status and error code; latency by route;
- * billed requests by operation; shed requests; the parcel index's build and its age; the chunk
- * cache's hits, misses and size; and Node's own (event-loop lag, heap, CPU, handles).
+ * billed requests by operation; shed requests; the usage ledger's lag; the parcel index's build
+ * and its age; the chunk cache's hits, misses and size; and Node's own (event-loop lag, heap,
+ * CPU, handles). A cluster worker's are served by its primary, added up with the others'.
  */
 export class ServiceMetrics implements RequestMetrics {
   readonly registry = new Registry();
@@ -38,9 +103,16 @@ export class ServiceMetrics implements RequestMetrics {
     registers: [this.registry],
   });
 
-  constructor(parcels: ParcelIndex) {
+  constructor(parcels: ParcelIndex, ledger?: BacklogSource) {
     collectDefaultMetrics({ register: this.registry });
     if (parcels instanceof StoredParcelIndex) this.watchIndex(parcels);
+    if (ledger) watchLedger(this.registry, ledger);
+  }
+
+  /** In a cluster worker: answers the primary's requests for these metrics (serveClusterMetrics). */
+  shareWithPrimary(): void {
+    new AggregatorRegistry(); // registers the worker's side of the IPC exchange
+    AggregatorRegistry.setRegistries([this.registry]);
   }
 
   answered(
@@ -67,6 +139,7 @@ export class ServiceMetrics implements RequestMetrics {
       help: "The parcel index build this process serves (value 1, build_id label).",
       labelNames: ["build_id"] as const,
       registers,
+      aggregator: "max",
       collect() {
         this.reset();
         if (index.buildId !== null) this.set({ build_id: index.buildId }, 1);
@@ -76,6 +149,7 @@ export class ServiceMetrics implements RequestMetrics {
       name: "situs_index_build_age_seconds",
       help: "Age of the served index build (from the time in its ID).",
       registers,
+      aggregator: "max",
       collect() {
         this.set(index.buildId === null ? 0 : (Date.now() - buildTime(index.buildId)) / 1000);
       },
@@ -108,19 +182,8 @@ export class ServiceMetrics implements RequestMetrics {
   }
 
   /** Serves GET /metrics on `port` of `host`; resolves once listening. */
-  async serve(port: number, host: string): Promise<Server> {
-    const server = createServer((request, response) => {
-      if (request.method !== "GET" || request.url !== "/metrics") {
-        response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not Found\n");
-        return;
-      }
-      this.registry.metrics().then(
-        (text) => response.writeHead(200, { "content-type": this.registry.contentType }).end(text),
-        (error: unknown) => response.writeHead(500).end(String(error)),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(port, host, resolve));
-    return server;
+  serve(port: number, host: string): Promise<Server> {
+    return serveMetrics(port, host, () => this.registry.metrics());
   }
 }
 

@@ -61,7 +61,9 @@ describe("the usage journal of the embedded database", () => {
     );
     assert.deepEqual(await billed(teamId), [], "not applied yet");
     assert.deepEqual(pending.of(teamId, monthOf(new Date())), { total: 3000, month: 3000 });
+    assert.deepEqual(ledger.backlog(), { rows: 3, oldestAt: records[0]!.at.getTime() }, "the ledger's lag");
     await ledger.settle();
+    assert.deepEqual(ledger.backlog(), { rows: 0, oldestAt: null });
     assert.deepEqual(await billed(teamId), records.map((r) => r.requestId).sort());
     assert.deepEqual(pending.of(teamId, monthOf(new Date())), { total: 0, month: 0 });
     const team = await admin.team(teamId);

@@ -174,7 +174,11 @@ describe("PostgreSQL across replicas", { skip: await serverSkip("PostgreSQL") },
         });
       assert.equal((await parse()).statusCode, 200);
       proxy.blackhole();
-      const withheld = await Promise.all([parse(), parse(), parse()]);
+      const answers = Promise.all([parse(), parse(), parse()]);
+      await waitFor(async () => ledger.backlog().rows === 3, 5000); // the ledger's lag, in metrics
+      assert.ok(Date.now() - ledger.backlog().oldestAt! < 5000);
+      const withheld = await answers;
+      assert.deepEqual(ledger.backlog(), { rows: 0, oldestAt: null });
       assert.deepEqual(
         withheld.map((r) => [r.statusCode, r.json().error]),
         Array(3).fill([503, "unavailable"]),

@@ -39,6 +39,42 @@ test("METRICS_PORT serves Prometheus metrics of the requests, billing, index and
     assert.ok(value(/^situs_chunk_cache_bytes (\d+)$/m) >= 0);
     assert.match(text, /^situs_shed_requests_total 0$/m);
     assert.match(text, /^nodejs_eventloop_lag_seconds /m);
+    assert.ok(value(/^situs_usage_backlog_rows (\d+)$/m) >= 0);
+    assert.ok(value(/^situs_usage_ledger_lag_seconds (\S+)$/m) >= 0);
+  } finally {
+    await service.stop();
+  }
+});
+
+test("with WORKERS=2, one scrape counts every worker's requests", async () => {
+  const metricsPort = await freePort();
+  const service = await startService({
+    DEMO_API_KEY: KEY,
+    METRICS_PORT: String(metricsPort),
+    WORKERS: "2",
+  });
+  try {
+    // Each request on a new connection: the primary hands connections to the workers in turn.
+    const requests = 12;
+    for (let i = 0; i < requests; i++) {
+      const response = await fetch(`${service.url}/v1/verify/parse`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          connection: "close",
+        },
+        body: JSON.stringify({ line: `${i + 1} Main St Springfield IL 62701` }),
+      });
+      assert.equal(response.status, 200);
+    }
+    for (let scrape = 0; scrape < 2; scrape++) {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const count = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+      assert.equal(count(/situs_billed_requests_total\{operation="parse"\} (\d+)/), requests, text);
+      assert.equal(count(/situs_index_build_info\{build_id="b_[0-9A-Z]{26}"\} (\d+)/), 1);
+      assert.ok(count(/^situs_usage_backlog_rows (\d+)$/m) >= 0, "the primary's ledger, which it holds");
+    }
   } finally {
     await service.stop();
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../runtime/turn-end.js";
-import type { UsageLedger, UsageRecord } from "../accounts.js";
+import type { LedgerBacklog, UsageLedger, UsageRecord } from "../accounts.js";
 import type { Database } from "../../db/database.js";
 import { billUsage, voidUsage } from "./usage-writes.js";
 
@@ -41,6 +41,8 @@ export class GroupCommitUsageLedger implements UsageLedger {
   /** A flush is due at the end of this turn of the event loop. */
   private flushDue = false;
   private inFlight = new Set<Promise<void>>();
+  /** The records of the batches being written. */
+  private writing = new Set<readonly UsageRecord[]>();
   private toVoid: UsageRecord[] = [];
   private voidTimer: NodeJS.Timeout | undefined;
   private voidRetryMs = 250;
@@ -60,6 +62,18 @@ export class GroupCommitUsageLedger implements UsageLedger {
       else if (this.inFlight.size === 0 || this.options.windowMs === 0) this.flushSoon();
       else this.timer ??= setTimeout(() => this.flush(), this.options.windowMs);
     });
+  }
+
+  /** Rows waiting for their commit or being committed, and when the oldest was answered. */
+  backlog(): LedgerBacklog {
+    let rows = this.waiting.length;
+    let oldestAt = this.waiting[0]?.usage.at.getTime() ?? null;
+    for (const records of this.writing) {
+      rows += records.length;
+      const at = records[0]?.at.getTime();
+      if (at !== undefined && (oldestAt === null || at < oldestAt)) oldestAt = at;
+    }
+    return { rows, oldestAt };
   }
 
   /** Records waiting to be voided (answers withheld whose rows may exist). */
@@ -91,6 +105,7 @@ export class GroupCommitUsageLedger implements UsageLedger {
 
   private async write(batch: Waiting[]): Promise<void> {
     const records = batch.map((waiting) => waiting.usage);
+    this.writing.add(records);
     try {
       await this.bill(records);
     } catch (error) {
@@ -98,6 +113,8 @@ export class GroupCommitUsageLedger implements UsageLedger {
       for (const waiting of batch) waiting.reject(error);
       this.scheduleVoid(records);
       return;
+    } finally {
+      this.writing.delete(records);
     }
     this.options.onDurable?.(records);
     for (const waiting of batch) waiting.resolve();

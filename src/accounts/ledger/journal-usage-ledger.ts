@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../runtime/turn-end.js";
-import type { UsageLedger, UsageRecord } from "../accounts.js";
+import type { LedgerBacklog, UsageLedger, UsageRecord } from "../accounts.js";
 import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
 import type { PgliteThreadDatabase } from "../../db/pglite-thread-database.js";
@@ -41,6 +41,9 @@ interface Segment {
   synced: Buffer[];
   /** The spend of those rows, pending until the journal is applied. */
   spend: SpendTally;
+  /** How many rows synced, and when the first of them was answered (Unix ms). */
+  rows: number;
+  oldestAt: number | null;
   writes: Set<Promise<void>>;
   /**
    * The directory's sync after the file was created: a write is durable only once the file's
@@ -136,6 +139,8 @@ export class JournalUsageLedger implements UsageLedger {
       }
       segment.synced.push(bytes);
       segment.spend.add(records);
+      segment.rows += records.length;
+      segment.oldestAt ??= records[0]?.at.getTime() ?? null;
       this.options.onDurable?.(records);
       for (const waiting of batch) waiting.resolve();
     })().finally(() => {
@@ -183,7 +188,22 @@ export class JournalUsageLedger implements UsageLedger {
     // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
     named.catch(() => {});
     const spend = this.options.pendingSpend?.open() ?? new SpendTally();
-    return { path, fd, size: 0, synced: [], spend, writes: new Set(), named };
+    return { path, fd, size: 0, synced: [], spend, rows: 0, oldestAt: null, writes: new Set(), named };
+  }
+
+  /**
+   * Rows answered but not yet in the database (waiting for their write, or in a journal not yet
+   * applied), and when the oldest was answered.
+   */
+  backlog(): LedgerBacklog {
+    let rows = this.waiting.length;
+    let oldestAt = this.waiting[0]?.usage.at.getTime() ?? null;
+    for (const segment of [...this.closedSegments, this.current]) {
+      rows += segment.rows;
+      if (segment.oldestAt !== null && (oldestAt === null || segment.oldestAt < oldestAt))
+        oldestAt = segment.oldestAt;
+    }
+    return { rows, oldestAt };
   }
 
   /** Resolves once every row synced so far is in the database. */
