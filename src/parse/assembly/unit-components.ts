@@ -92,6 +92,11 @@ function standardUnit(draft: Draft, unit: UnitRuns): SecondaryUnit {
   const leading = unit.type === undefined ? designator !== undefined : designator === "#";
   const id = idWords.length === 0 ? undefined : unitId(leading ? idWords.slice(1) : idWords);
   if (unit.type === undefined) {
+    // `500 ELM ST #` with the sign labelled as the number: a designator with no number.
+    if (idWords.every((word) => word === "#")) {
+      draft.warn("unit_without_id", unit.id!.from, unit.id!.to);
+      return { type: "#" };
+    }
     // `REAR`, `LOBBY`, `FRNT` labelled alone as the number: a designator that takes none.
     const alone = idWords.length === 1 ? standardUnitDesignator(idWords[0]!) : undefined;
     if (alone !== undefined && !designatorNeedsNumber(alone)) return { type: alone };
