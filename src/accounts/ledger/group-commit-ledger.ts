@@ -124,7 +124,9 @@ export class GroupCommitUsageLedger implements UsageLedger {
     try {
       await billUsage(this.db, records);
     } catch (error) {
-      if (!RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
+      const code = (error as { code?: string }).code ?? "";
+      if (!RETRYABLE.has(code)) throw error;
+      this.options.log?.warn({ code, records: records.length }, "usage batch retried after a conflict");
       await billUsage(this.db, records);
     }
   }
@@ -155,9 +157,13 @@ export class GroupCommitUsageLedger implements UsageLedger {
       const refunded = await voidUsage(this.db, records);
       if (refunded > 0) this.options.log?.warn({ refunded }, "refunded usage of withheld answers");
       this.voidRetryMs = 250;
-    } catch {
+    } catch (error) {
       this.toVoid.unshift(...records);
       this.voidRetryMs = Math.min(this.voidRetryMs * 2, 5000);
+      this.options.log?.warn(
+        { err: error, records: records.length, retryMs: this.voidRetryMs },
+        "voiding withheld answers failed; will retry",
+      );
     }
     if (this.toVoid.length > 0) this.retryVoidsLater();
   }
