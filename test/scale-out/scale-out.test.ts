@@ -10,6 +10,8 @@ import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { openBlobStore } from "../../src/parcels/store/open-blob-store.js";
 import { NGINX_BINARY, nginxInstalled, startNginx } from "../../tools/scale-out/nginx.js";
 import type { NginxProcess } from "../../tools/scale-out/nginx.js";
+import { watchReadiness } from "../../tools/scale-out/readiness.js";
+import { TcpProxy } from "../support/tcp-proxy.js";
 import { freshPostgres, REDIS_URL, serverSkip } from "../support/databases.js";
 import { startS3 } from "../support/s3.js";
 import type { LocalS3 } from "../support/s3.js";
@@ -83,6 +85,7 @@ describe("replicas behind nginx sharing PostgreSQL, Redis and an index in S3", {
   let replicas: ServiceProcess[] = [];
   let nginx: NginxProcess;
   let balancer: string;
+  let env: Record<string, string>;
   const cleanups: Array<() => void> = [];
 
   const publish = async (name: string, rows: ReturnType<typeof parcel>[]) => {
@@ -97,7 +100,7 @@ describe("replicas behind nginx sharing PostgreSQL, Redis and an index in S3", {
     await s3.createBucket("situs-index");
     await publish("v1.csv", FIRST_BUILD);
     database = await freshPostgres();
-    const env = {
+    env = {
       ...s3.env,
       DATABASE_URL: database.url,
       REDIS_URL,
@@ -164,6 +167,77 @@ describe("replicas behind nginx sharing PostgreSQL, Redis and an index in S3", {
     }
     const through = await call(balancer, "/v1/verify/lookup", lookupOf("30", "ELM"));
     assert.equal(through.body?.status, "matched");
+  });
+
+  test("with /readyz checks nginx sends nothing to a replica whose database is gone, then takes it back", async () => {
+    const proxy = new TcpProxy("127.0.0.1", 5432);
+    await proxy.start();
+    const proxied = new URL(database.url);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const flaky = await startService({
+      ...env,
+      DATABASE_URL: proxied.toString(),
+      DATABASE_TIMEOUT_MS: "2000",
+      KEY_CHECK_TIMEOUT_MS: "2000",
+    });
+    const port = await freePort();
+    const prefix = join(dir, "nginx-readiness");
+    mkdirSync(prefix);
+    const upstreams = [`127.0.0.1:${replicas[0]!.port}`, `127.0.0.1:${flaky.port}`];
+    const settings = { listen: `127.0.0.1:${port}`, prefix, upstreams };
+    const checked = await startNginx(settings, port);
+    const watch = watchReadiness({
+      upstreams,
+      everyMs: 100,
+      timeoutMs: 5000,
+      apply: (down) => checked.reconfigure({ ...settings, down }),
+    });
+    const roundsUntil = async (done: () => boolean) => {
+      for (let round = 0; round < 100 && !done(); round++) await watch.nextRound();
+      assert.ok(done(), "the readiness checks saw the change");
+    };
+    /**
+     * Parses through this nginx until `count` in a row answer 200: its old workers finish first,
+     * closing their keep-alive connections (a request on one that closes fails and starts over).
+     */
+    const steady = async (count: number) => {
+      const deadline = Date.now() + 20_000;
+      const parse = () =>
+        call(`http://127.0.0.1:${port}`, "/v1/verify/parse", { line: "10 Main St" }).then(
+          (answer) => answer.status,
+          () => 0,
+        );
+      for (let run = 0; run < count;) {
+        assert.ok(Date.now() < deadline, `${count} answers in a row were 200`);
+        run = (await parse()) === 200 ? run + 1 : 0;
+      }
+    };
+    try {
+      await watch.nextRound();
+      assert.deepEqual([...watch.down], []);
+      proxy.refuse(); // the flaky replica's PostgreSQL is gone: its /readyz answers 503
+      await roundsUntil(() => watch.down.has(upstreams[1]!));
+      assert.deepEqual([...watch.down], [upstreams[1]]);
+      await steady(10);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(`http://127.0.0.1:${port}`, "/v1/verify/parse", { line: "12 Main St" }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        Array(20).fill(200),
+        "every request goes to the ready replica",
+      );
+      proxy.restore();
+      await roundsUntil(() => watch.down.size === 0);
+      await steady(10);
+    } finally {
+      watch.stop();
+      await checked.stop();
+      await flaky.kill();
+      await proxy.stop();
+    }
   });
 
   test("a replica killed under load: the others keep answering, nothing billed twice or lost", async (t) => {

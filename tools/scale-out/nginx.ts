@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import type { ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,16 +19,25 @@ export interface NginxSettings {
   upstreams: readonly string[];
   /** Directory for nginx's pid, error log and temporary files. */
   prefix: string;
+  /** Replicas taken out of rotation (`server … down`): those whose /readyz does not answer 200. */
+  down?: ReadonlySet<string>;
 }
 
 /**
  * deploy/nginx/situs.conf.template with its placeholders filled in. A dead replica is skipped for
- * 5 s after one failure (max_fails=1, fail_timeout=5s); the template explains every setting.
+ * 5 s after one failure (max_fails=1, fail_timeout=5s); the template explains every setting. A
+ * replica in `down` is out of rotation, unless every one is (then all stay, to be tried).
  */
 export function renderNginxConfig(settings: NginxSettings): string {
   const template = readFileSync(projectPath("deploy", "nginx", "situs.conf.template"), "utf8");
+  const down = settings.down ?? new Set<string>();
+  const allDown = settings.upstreams.every((address) => down.has(address));
   const upstreams = settings.upstreams
-    .map((address) => `    server ${address} max_fails=1 fail_timeout=5s;`)
+    .map((address) =>
+      !allDown && down.has(address)
+        ? `    server ${address} down;`
+        : `    server ${address} max_fails=1 fail_timeout=5s;`,
+    )
     .join("\n");
   return template
     .replaceAll("${LISTEN}", settings.listen)
@@ -37,7 +47,28 @@ export function renderNginxConfig(settings: NginxSettings): string {
 
 export interface NginxProcess {
   child: ChildProcess;
+  /** Writes the configuration for `settings` and has nginx load it (`nginx -s reload`). */
+  reconfigure(settings: NginxSettings): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Writes `prefix/nginx.conf` for `settings`; returns its path. */
+export function writeNginxConfig(settings: NginxSettings): string {
+  const config = join(settings.prefix, "nginx.conf");
+  writeFileSync(config, renderNginxConfig(settings));
+  return config;
+}
+
+/** Has the nginx running on `prefix` reload its configuration; resolves once the signal is sent. */
+export async function reloadNginx(prefix: string): Promise<void> {
+  const config = join(prefix, "nginx.conf");
+  const reload = spawn(NGINX_BINARY, ["-p", prefix, "-c", config, "-s", "reload"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  reload.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(reload, "exit")) as [number | null];
+  if (code !== 0) throw new Error(`nginx -s reload failed: ${stderr}`);
 }
 
 /**
@@ -47,8 +78,7 @@ export interface NginxProcess {
 export async function startNginx(settings: NginxSettings, port: number): Promise<NginxProcess> {
   // nginx's workers run as an unprivileged user when started as root: they must reach the prefix.
   chmodSync(settings.prefix, 0o755);
-  const config = join(settings.prefix, "nginx.conf");
-  writeFileSync(config, renderNginxConfig(settings));
+  const config = writeNginxConfig(settings);
   const child = spawn(NGINX_BINARY, ["-p", settings.prefix, "-c", config, "-g", "daemon off;"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -68,6 +98,10 @@ export async function startNginx(settings: NginxSettings, port: number): Promise
   }
   return {
     child,
+    async reconfigure(next) {
+      writeNginxConfig(next);
+      await reloadNginx(next.prefix);
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT");
       await exited;
