@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
@@ -44,20 +45,37 @@ interface Options {
 }
 
 function readOptions(args: string[]): Options | string {
-  const options: Options = { csv: false, skipBadRows: false, delimiter: "," };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--input") options.input = args[++i];
-    else if (arg === "--csv") options.csv = true;
-    else if (arg === "--column") options.column = args[++i];
-    else if (arg === "--skip-bad-rows") options.skipBadRows = true;
-    else if (arg === "--delimiter") options.delimiter = args[++i] ?? "";
-    else if (arg === "--output") options.output = args[++i];
-    else if (arg === "--help" || arg === "-h") return "";
-    else if (arg.startsWith("--")) return `unknown option ${arg}`;
-    else if (options.line === undefined) options.line = arg;
-    else return "give one line (quote it) or --input FILE";
+  let read;
+  try {
+    read = parseArgs({
+      args,
+      options: {
+        input: { type: "string" },
+        csv: { type: "boolean", default: false },
+        column: { type: "string" },
+        "skip-bad-rows": { type: "boolean", default: false },
+        delimiter: { type: "string", default: "," },
+        output: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
+  const { values, positionals } = read;
+  if (values.help) return "";
+  if (positionals.length > 1) return "give one line (quote it) or --input FILE";
+  const options: Options = {
+    csv: values.csv,
+    skipBadRows: values["skip-bad-rows"],
+    delimiter: values.delimiter,
+    ...(positionals[0] !== undefined ? { line: positionals[0] } : {}),
+    ...(values.input !== undefined ? { input: values.input } : {}),
+    ...(values.column !== undefined ? { column: values.column } : {}),
+    ...(values.output !== undefined ? { output: values.output } : {}),
+  };
   if (options.line === undefined && options.input === undefined) return "give a line or --input FILE";
   if (options.csv && (options.input === undefined || options.column === undefined)) {
     return "--csv needs --input FILE and --column NAME";

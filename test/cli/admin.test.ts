@@ -74,6 +74,13 @@ describe("situs admin", { skip: await serverSkip("PostgreSQL") }, () => {
       /--month must be a month written YYYY-MM/,
     );
     await assert.rejects(admin("usage", teamId, "--month", "November"), /--month must be a month/);
+    await assert.rejects(
+      admin("team", "list", "--month", "2026-11"),
+      /exit 2: situs admin team list: Unknown option '--month'/,
+    );
+    await assert.rejects(admin("key", "create", teamId, "--nmae", "x"), /exit 2: .*Unknown option '--nmae'/);
+    assert.equal(await admin("credit", "add", teamId, "-0.5"), "ok", "a negative amount is a value");
+    assert.match(await admin("team", "list"), new RegExp(`${teamId}  active  credit 1\\.500000`));
     await assert.rejects(admin("logs", teamId, "--limit", "many"), /--limit must be a whole number from 1/);
     await assert.rejects(
       admin("logs", teamId, "--status", "42"),

@@ -138,6 +138,12 @@ test("situs parse with bad options explains itself and exits 2", () => {
   const result = situs(["parse", "--csv", "--input", "-"]);
   assert.equal(result.status, 2);
   assert.match(result.stderr, /--csv needs --input FILE and --column NAME/);
+  const unknown = situs(["parse", "--colum", "address", "12 Main St"]);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /Unknown option '--colum'/);
+  const flagWithoutValue = situs(["parse", "--input"]);
+  assert.equal(flagWithoutValue.status, 2);
+  assert.match(flagWithoutValue.stderr, /--input <value>' argument missing/);
 });
 
 test("situs parse --csv --delimiter reads another separator; --output writes a file", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
 import { AccountAdmin, AdminError } from "./account-admin.js";
 import type { Database } from "../../db/database.js";
 import { queryRequestLogs, usageReport } from "./account-queries.js";
@@ -99,22 +100,51 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-/** The handler `argv` names and its arguments, or undefined when it names none. */
-function adminCommand(
-  argv: readonly string[],
-): { handler: Handler; args: Omit<Args, "context"> } | undefined {
+/** The options each command takes besides its words; `--json` is the listings'. */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  "team create": ["credit"],
+  "team list": ["json"],
+  "key create": ["name"],
+  "key list": ["json"],
+  usage: ["month", "json"],
+  logs: ["status", "error", "request", "since", "limit", "json"],
+};
+
+/** The command `argv` names (`team create`, `usage`) and the arguments after its words. */
+function commandOf(argv: readonly string[]): { name: string; rest: string[] } | undefined {
   const [first, second, ...rest] = argv;
   const twoWords = `${first} ${second}`;
-  const name = HANDLERS[twoWords] ? twoWords : first;
-  const handler = name === undefined ? undefined : HANDLERS[name];
-  if (!handler) return undefined;
-  const args = parseArgs(name === twoWords ? rest : [second, ...rest].filter((a) => a !== undefined));
-  return { handler, args };
+  if (HANDLERS[twoWords]) return { name: twoWords, rest };
+  if (first !== undefined && HANDLERS[first]) return { name: first, rest: argv.slice(1) };
+  return undefined;
+}
+
+/** node:util's parseArgs reads `-5` as an option; a negative amount is a value. */
+const NEGATIVE_NUMBER = /^-\d/;
+
+/** The command's arguments, read by `parseArgs`: an option it does not take is an error. */
+function readArgs(name: string, argv: readonly string[]): Omit<Args, "context"> {
+  const allowed = COMMAND_OPTIONS[name] ?? [];
+  const options = Object.fromEntries(
+    allowed.map((flag) => [flag, { type: flag === "json" ? ("boolean" as const) : ("string" as const) }]),
+  );
+  const shielded = argv.map((arg) => (NEGATIVE_NUMBER.test(arg) ? ` ${arg}` : arg));
+  const unshield = (value: string) => (value.startsWith(" -") ? value.slice(1) : value);
+  const { values, positionals } = parseArgs({
+    args: shielded,
+    options,
+    allowPositionals: true,
+    strict: true,
+  });
+  const flags = new Map<string, string>();
+  for (const [flag, value] of Object.entries(values))
+    if (typeof value === "string") flags.set(flag, unshield(value));
+  return { positional: positionals.map(unshield), flags, json: values.json === true };
 }
 
 /** True when `argv` names a command (`team create`, `usage`, …). */
 export function isAdminCommand(argv: readonly string[]): boolean {
-  return adminCommand(argv) !== undefined;
+  return commandOf(argv) !== undefined;
 }
 
 /** Runs one admin command on `db`: its output, or its refusal (exit 1) or usage (exit 2). */
@@ -123,28 +153,22 @@ export async function runAdminCommand(
   argv: readonly string[],
   context: AdminContext,
 ): Promise<AdminResult> {
-  const command = adminCommand(argv);
+  const command = commandOf(argv);
   if (!command) return { code: argv[0] === undefined || argv[0] === "--help" ? 0 : 2, out: "", err: HELP };
+  let args: Omit<Args, "context">;
   try {
-    const output = await command.handler(new AccountAdmin(db), db, { ...command.args, context });
+    args = readArgs(command.name, command.rest);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: 2, out: "", err: `situs admin ${command.name}: ${message}\n\n${HELP}` };
+  }
+  try {
+    const output = await HANDLERS[command.name]!(new AccountAdmin(db), db, { ...args, context });
     return { code: 0, out: output === "" ? "" : `${output}\n`, err: "" };
   } catch (error) {
     if (!(error instanceof AdminError)) throw error;
     return { code: 1, out: "", err: `situs admin: ${error.message}\n` };
   }
-}
-
-function parseArgs(argv: string[]): Omit<Args, "context"> {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--json") json = true;
-    else if (arg.startsWith("--")) flags.set(arg.slice(2), argv[++i] ?? "");
-    else positional.push(arg);
-  }
-  return { positional, flags, json };
 }
 
 /** Rows as text lines, or with `--json` as a JSON array. */
