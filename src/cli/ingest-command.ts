@@ -10,6 +10,7 @@ import { ingest } from "../parcels/ingest/ingest.js";
 import { openBlobStore } from "../parcels/store/open-blob-store.js";
 import type { TextField } from "../parcels/parcel-row.js";
 import { csvLine } from "../csv.js";
+import { BulkProgress } from "./progress.js";
 import type { SourceFormat } from "../parcels/sources/open-source.js";
 import { detectFormat, isSourceFormat, SOURCE_FORMATS } from "../parcels/sources/open-source.js";
 import { s3Environment } from "./index-location.js";
@@ -80,13 +81,14 @@ export async function run(args: string[]): Promise<number> {
     const constants = { ...mapping.constants, ...cli };
     inputs.push({ file, mapping: { ...mapping, constants }, format, layer: values.layer });
   }
-  const tty = process.stderr.isTTY;
   const replaceCounties = readCounties(values["replace-fips"] ?? []);
   if (typeof replaceCounties === "string") {
     process.stderr.write(`situs ingest: ${replaceCounties}\n`);
     return 2;
   }
   const needsParser = inputs.some((input) => input.mapping.columns.address !== undefined);
+  const progress = new BulkProgress("situs ingest", undefined);
+  const counted = new Map<string, number>();
   const report = await ingest({
     replaceCounties,
     ...(needsParser
@@ -94,14 +96,13 @@ export async function run(args: string[]): Promise<number> {
       : {}),
     store: openBlobStore(values.index, s3Environment()),
     inputs,
-    ...(tty
-      ? {
-          onProgress: (file: string, rows: number) =>
-            process.stderr.write(`\r${file}: ${rows.toLocaleString("en-US")} rows`),
-        }
-      : {}),
+    onProgress: (file: string, rows: number) => {
+      progress.row("read", rows - (counted.get(file) ?? 0));
+      counted.set(file, rows);
+      progress.update();
+    },
   });
-  if (tty) process.stderr.write("\n");
+  progress.done();
   if (values.rejects) {
     const line = (kind: string, r: Reject): string => csvLine([kind, r.file, String(r.line), r.reason]);
     const lines = [

@@ -44,10 +44,10 @@ export class BulkProgress {
     this.bytes += bytes;
   }
 
-  /** One row answered, under its kind (`street`, `matched`, `invalid_csv` …). */
-  row(kind: string): void {
-    this.rows++;
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  /** One row answered (or `count` of them), under its kind (`street`, `matched`, `invalid_csv` …). */
+  row(kind: string, count = 1): void {
+    this.rows += count;
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + count);
   }
 
   /** How many rows were answered under `kind`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -38,15 +38,31 @@ test("situs ingest, export and lookup work end to end on the command line", (t) 
     },
   ]);
   const rejects = join(dir, "rejects.csv");
-  const report = situs("ingest", "--index", index, "--rejects", rejects, input);
-  assert.match(report, /rows 2, rejected 1, parcels 1/);
+  const ingesting = spawnSync(
+    process.execPath,
+    [projectPath("bin", "situs"), "ingest", "--index", index, "--rejects", rejects, input],
+    { encoding: "utf8" },
+  );
+  assert.equal(ingesting.status, 0, ingesting.stderr);
+  assert.match(ingesting.stdout, /rows 2, rejected 1, parcels 1/);
+  assert.match(
+    ingesting.stderr,
+    /situs ingest: 2 rows \(read 2\) in [\d.]+ s/,
+    "the summary on standard error",
+  );
   assert.equal(
     readFileSync(rejects, "utf8"),
     `kind,file,line,reason\nrejected,${input},3,"invalid coordinates ""x"", ""y"""\n`,
   );
 
   const exported = join(dir, "export.csv");
-  situs("export", "--index", `file://${index}`, "--output", exported);
+  const exporting = spawnSync(
+    process.execPath,
+    [projectPath("bin", "situs"), "export", "--index", `file://${index}`, "--output", exported],
+    { encoding: "utf8" },
+  );
+  assert.equal(exporting.status, 0, exporting.stderr);
+  assert.match(exporting.stderr, /^situs export: 1 rows \(parcels 1\) in [\d.]+ s, [\d,]+ rows\/s\n$/);
   const [header, row] = readFileSync(exported, "utf8").trim().split("\n");
   assert.ok(header?.endsWith(",service_id,building_id,status,superseded_by"));
   assert.match(
