@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 /** What a line's feature becomes: a record, or a feature seen while previewing. */
 export interface LineHandler<T> {
   feature(feature: unknown, line: number): T;
@@ -81,16 +82,25 @@ export async function* featureLineBatches<T>(
       carry = Buffer.concat([carry, bytes]);
       continue;
     }
-    const text = (
+    const text = decodeUtf8(
       carry.length > 0
         ? Buffer.concat([carry, bytes.subarray(0, newline + 1)])
-        : bytes.subarray(0, newline + 1)
-    ).toString("utf8");
+        : bytes.subarray(0, newline + 1),
+    );
     carry = Buffer.from(bytes.subarray(newline + 1));
     yield lines.lines(text, text.length - 1);
   }
   if (carry.length > 0) {
-    const rest = carry.toString("utf8");
+    const rest = decodeUtf8(carry);
     yield lines.lines(`${rest}\n`, rest.length);
   }
+}
+
+/**
+ * UTF-8 bytes (whole characters) as a string. Most county files are ASCII, and ASCII decoded as
+ * Latin-1 is the same text at a fraction of the cost (a copy, where UTF-8 decoding checks every
+ * byte): about 0.2 ms a MiB against 5.
+ */
+export function decodeUtf8(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
