@@ -12,12 +12,16 @@ import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
 import { meteringHook, requestLogHook } from "./metering.js";
 import "./request-context.js";
+import type { Duplex } from "node:stream";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerLookupByIdRoutes } from "./routes/lookup-by-id.js";
 import { registerLookupRoutes } from "./routes/lookup.js";
 import { registerOpenApiRoute } from "./routes/openapi.js";
 import { registerReferenceRoutes } from "./routes/reference.js";
 import { registerParseRoutes } from "./routes/parse.js";
+
+const CONNECT_NOT_FOUND =
+  "HTTP/1.1 404 Not Found\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 10\r\nconnection: close\r\n\r\nNot Found\n";
 
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -83,6 +87,12 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   app.addContentTypeParser("*", { parseAs: "buffer" }, raw);
   app.setErrorHandler(errorHandler(options.bodyLimit));
   app.setNotFoundHandler(notFoundHandler);
+  // Node hands CONNECT to a `connect` listener, never to the routes, and closes the socket unanswered
+  // without one: like any method a path does not have, it gets the plain-text 404.
+  app.server.on("connect", (_request: unknown, socket: Duplex) => {
+    socket.on("error", () => socket.destroy());
+    socket.end(CONNECT_NOT_FOUND);
+  });
 
   if (options.metrics) app.addHook("onResponse", requestMetricsHook(options.metrics));
   if (options.shedding) {

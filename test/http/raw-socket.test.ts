@@ -42,6 +42,13 @@ describe("raw HTTP over a socket", () => {
   const status = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
   const body = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) as { error: string };
 
+  test("CONNECT gets the plain-text 404 of a method a path does not have", async () => {
+    const answer = await raw("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    assert.equal(status(answer), 404);
+    assert.match(answer, /content-type: text\/plain/i);
+    assert.ok(answer.endsWith("\r\n\r\nNot Found\n"));
+  });
+
   test("an unknown method gets a JSON 400, not a crash", async () => {
     const answer = await raw("FROB /v1/verify/parse HTTP/1.1\r\nHost: x\r\n\r\n");
     assert.equal(status(answer), 400);
