@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import { IndexUnavailableError } from "../parcels/parcel-index.js";
 import "./request-context.js";
+import { FAILURE_LOG, failureKind } from "./log-every.js";
 
 /**
  * The one place errors become answers: an ApiError is rendered as `{error, message, ...extra}`
@@ -32,7 +33,8 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
 export function errorHandler(bodyLimit: number) {
   return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const apiError = toApiError(error, bodyLimit);
-    if (apiError.status >= 500) request.log.error({ err: error }, "request failed");
+    if (apiError.status >= 500)
+      FAILURE_LOG.error(request.log, failureKind(apiError.code, error), { err: error }, "request failed");
     request.errorCode = apiError.code;
     if (request.situs) request.situs.errorCode = apiError.code;
     if (apiError.code === "invalid_api_key") reply.header("www-authenticate", "Bearer");

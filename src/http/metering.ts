@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { FAILURE_LOG, failureKind } from "./log-every.js";
 import { ApiError } from "../errors.js";
 import type { Services } from "./services.js";
 import { endOfTurn } from "./turn/batched-sends.js";
@@ -47,7 +48,9 @@ export function meteringHook(services: Services) {
         continueSafely(request, () => done(null, payload));
       },
       (error: unknown) => {
-        request.log.error(
+        FAILURE_LOG.error(
+          request.log,
+          failureKind("usage", error),
           { err: error, requestId: context.requestId },
           "usage record not durable; answer withheld",
         );
