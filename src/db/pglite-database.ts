@@ -25,7 +25,7 @@ export class PgliteDatabase implements Database {
    * the several seconds of initdb (tests use it).
    */
   static async open(dataDir: string | undefined, template?: Blob): Promise<PgliteDatabase> {
-    const lock = dataDir === undefined ? null : DirectoryLock.acquire(dataDir);
+    const lock = dataDir === undefined ? null : await DirectoryLock.acquire(dataDir);
     try {
       const db = await PgliteDatabase.start(dataDir, template);
       return new PgliteDatabase(db, lock);
