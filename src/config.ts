@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { parseTrustProxy } from "./http/client-address.js";
 
 /**
  * The service's configuration: one schema, read once from the environment at start.
@@ -102,9 +103,35 @@ const SCHEMA = {
     accessLog,
   ),
   TRUST_PROXY: entry(
-    "Take the client address from X-Forwarded-For (behind a load balancer).",
+    "The load balancers in front, whose X-Forwarded-For (the address they saw) and X-Situs-Request-Id are believed: their addresses or CIDR ranges (10.0.0.5,10.0.0.0/24, loopback), or how many proxies are in front (1); false: none.",
     "false",
-    boolean,
+    (raw, name) => {
+      try {
+        return parseTrustProxy(raw, name);
+      } catch (error) {
+        throw new ConfigError((error as Error).message);
+      }
+    },
+  ),
+  CLIENT_IPV6_PREFIX: entry(
+    "IPv6 clients are counted per network of this many bits by the unknown-key, sign-in and connection limits (an IPv4 client per address).",
+    "64",
+    integer(16, 128),
+  ),
+  REQUEST_TIMEOUT_MS: entry(
+    "Longest a client may take to send a whole request (headers and body) before 408 request_timeout and the connection closed.",
+    "10000",
+    integer(1000, 600_000),
+  ),
+  HEADERS_TIMEOUT_MS: entry(
+    "Longest a client may take to send a request's headers before the connection is closed with 408.",
+    "5000",
+    integer(1000, 600_000),
+  ),
+  CONNECTIONS_PER_CLIENT: entry(
+    "Open connections one client address may hold (trusted proxies excepted); past it a new connection gets 503 overloaded and is closed.",
+    "256",
+    integer(1, 1_000_000),
   ),
   BODY_LIMIT_BYTES: entry(
     "Largest request body read; larger gets 413 body_too_large.",

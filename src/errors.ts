@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   budget_exceeded: 402,
   team_paused: 403,
   not_found: 404,
+  request_timeout: 408,
   line_too_long: 413,
   body_too_large: 413,
   unsupported_type: 422,

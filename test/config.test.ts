@@ -17,12 +17,12 @@ test("values from the environment are parsed; empty means default", () => {
   const config = loadConfig({
     PORT: "9000",
     HOST: "0.0.0.0",
-    TRUST_PROXY: "yes",
+    TRUST_PROXY: "10.0.0.5, 10.1.0.0/16",
     DEMO_API_KEY: "sk_x",
     LOG_LEVEL: "",
   });
   assert.equal(config.PORT, 9000);
-  assert.equal(config.TRUST_PROXY, true);
+  assert.deepEqual(config.TRUST_PROXY, { addresses: ["10.0.0.5", "10.1.0.0/16"] });
   assert.equal(config.DEMO_API_KEY, "sk_x");
   assert.equal(config.LOG_LEVEL, "info");
 });

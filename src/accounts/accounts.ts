@@ -57,6 +57,33 @@ export interface UsageRecord {
    * costs one row, not two (its status is 200 and it has no error code).
    */
   log?: { method: string; path: string; latencyMs: number };
+  /**
+   * The request ID came from a trusted balancer (`X-Situs-Request-Id`), so a row may exist under
+   * it already: the same request replayed (billed once) or, from a misbehaving balancer, another
+   * request, which the ledger refuses with RequestIdTaken.
+   */
+  givenId?: boolean;
+}
+
+const REQUEST_ID_TAKEN = "request ID taken by another request: ";
+
+/**
+ * A usage record's request ID already names the usage row of *another* request (another team,
+ * key or operation, or an answer withheld and voided): the ledger writes nothing, and the edge
+ * bills the answer under a new ID of its own. Its message survives a trip between processes.
+ */
+export class RequestIdTaken extends Error {
+  override name = "RequestIdTaken";
+  constructor(readonly requestId: string) {
+    super(`${REQUEST_ID_TAKEN}${requestId}`);
+  }
+
+  /** The error a message names (one passed between processes), or the message as an Error. */
+  static revive(message: string): Error {
+    return message.includes(REQUEST_ID_TAKEN)
+      ? new RequestIdTaken(message.slice(message.indexOf(REQUEST_ID_TAKEN) + REQUEST_ID_TAKEN.length))
+      : new Error(message);
+  }
 }
 
 export interface UsageLedger {
@@ -102,11 +129,59 @@ export interface RequestLog {
 
 export interface KeyGuessLimiter {
   /**
+   * The client is over the limit this minute as far as this process knows, answered at once
+   * (no I/O): the edge asks first and refuses with 429 before any key is looked up.
+   */
+  blocked(client: string): boolean;
+  /** Some client is blocked: until one is, the edge skips `blocked` (and naming the client). */
+  readonly blocking: boolean;
+  /**
+   * For a key not in this process's cache, what the replicas share (Redis): `blocked` when the
+   * client is over the limit, `unrecognized` when some replica found this key unrecognized
+   * moments ago, else `check` (read the key from the database). Absent where nothing is shared.
+   */
+  screen?(client: string, keyHash: string): Promise<KeyScreen>;
+  /**
    * Notes that `client` presented the unrecognized key with hash `keyHash`; resolves true when
    * the client has now presented more different unrecognized keys this minute than allowed.
    */
   noteUnrecognized(client: string, keyHash: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export type KeyScreen = "blocked" | "unrecognized" | "check";
+
+/**
+ * Clients known to be over the unknown-key limit, each until the end of its UTC minute: what a
+ * limiter that counts elsewhere (Redis, a cluster primary) remembers, so a blocked client costs
+ * the edge a map lookup, not a round trip.
+ */
+export class BlockedClients {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get blocking(): boolean {
+    return this.until.size > 0;
+  }
+
+  block(client: string): void {
+    if (this.until.size >= 100_000) this.sweep();
+    this.until.set(client, (Math.floor(this.now() / 60_000) + 1) * 60_000);
+  }
+
+  blocked(client: string): boolean {
+    const until = this.until.get(client);
+    if (until === undefined) return false;
+    if (this.now() < until) return true;
+    this.until.delete(client);
+    return false;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [client, until] of this.until) if (until <= now) this.until.delete(client);
+  }
 }
 
 export type Prices = Record<Operation, number>;

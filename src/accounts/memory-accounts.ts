@@ -8,6 +8,8 @@ import type {
   UsageLedger,
   UsageRecord,
 } from "./accounts.js";
+import { RequestIdTaken } from "./accounts.js";
+import type { LeaseGrant, LeaseRequest, LeaseSource } from "./credit-leases.js";
 import { describeKey, hashApiKey } from "./api-keys.js";
 
 /** In-memory accounts: for tests and for faults injected around the real stores. */
@@ -65,7 +67,15 @@ export class MemoryUsageLedger implements UsageLedger {
   constructor(private readonly onRecord?: (usage: UsageRecord) => void) {}
 
   async record(usage: UsageRecord): Promise<void> {
-    if (this.records.has(usage.requestId)) return;
+    const present = this.records.get(usage.requestId);
+    if (present !== undefined) {
+      const same =
+        present.teamId === usage.teamId &&
+        present.keyId === usage.keyId &&
+        present.operation === usage.operation;
+      if (!same) throw new RequestIdTaken(usage.requestId);
+      return;
+    }
     this.records.set(usage.requestId, usage);
     this.onRecord?.(usage);
   }
@@ -86,27 +96,81 @@ export class MemoryRequestLog implements RequestLog {
 /** Counts different unrecognized keys per client address in fixed one-minute windows. */
 export class MemoryKeyGuessLimiter implements KeyGuessLimiter {
   private readonly windows = new Map<string, { minute: number; hashes: Set<string> }>();
+  /** Windows over the limit, this minute's or older ones not yet replaced: `blocking` may say yes needlessly, never no wrongly. */
+  private overLimit = 0;
 
   constructor(
     private readonly limit: number,
     private readonly now: () => number = Date.now,
   ) {}
 
+  get blocking(): boolean {
+    return this.overLimit > 0;
+  }
+
+  blocked(client: string): boolean {
+    const window = this.windows.get(client);
+    return window !== undefined && window.hashes.size > this.limit && window.minute === this.minute();
+  }
+
+  private minute(): number {
+    return Math.floor(this.now() / 60_000);
+  }
+
   async noteUnrecognized(client: string, keyHash: string): Promise<boolean> {
-    const minute = Math.floor(this.now() / 60_000);
+    const minute = this.minute();
     let window = this.windows.get(client);
     if (!window || window.minute !== minute) {
+      if (window !== undefined && window.hashes.size > this.limit) this.overLimit--;
       if (this.windows.size > 100_000) this.evictBefore(minute);
       window = { minute, hashes: new Set() };
       this.windows.set(client, window);
     }
-    if (window.hashes.size <= this.limit) window.hashes.add(keyHash);
+    if (window.hashes.size <= this.limit) {
+      window.hashes.add(keyHash);
+      if (window.hashes.size > this.limit) this.overLimit++;
+    }
     return window.hashes.size > this.limit;
   }
 
   private evictBefore(minute: number): void {
     for (const [client, window] of this.windows) if (window.minute < minute) this.windows.delete(client);
+    this.overLimit = 0;
+    for (const window of this.windows.values()) if (window.hashes.size > this.limit) this.overLimit++;
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Credit leases over a MemoryAccountStore's standings, granted as SqlLeaseSource grants them:
+ * half of what is left beside every holder's reservation, at least `minMicros` while any is.
+ */
+export class MemoryLeaseSource implements LeaseSource {
+  readonly leases = new Map<string, number>();
+
+  constructor(private readonly accounts: MemoryAccountStore) {}
+
+  async acquire(request: LeaseRequest): Promise<LeaseGrant> {
+    const team = this.accounts.team(request.teamId);
+    if (team === undefined) return { grantedMicros: 0, refusal: "insufficient_credit" };
+    let reserved = request.outstandingMicros;
+    for (const [key, micros] of this.leases)
+      if (key.startsWith(`${request.teamId} `) && key !== `${request.teamId} ${request.holder}`)
+        reserved += micros;
+    const creditLeft = team.creditMicros - reserved;
+    const budgetLeft =
+      team.budgetMicros === null ? Infinity : team.budgetMicros - team.monthSpendMicros - reserved;
+    const left = Math.min(creditLeft, budgetLeft);
+    if (left <= 0)
+      return { grantedMicros: 0, refusal: creditLeft <= 0 ? "insufficient_credit" : "budget_exceeded" };
+    const granted = Math.max(request.minMicros, Math.min(request.wantMicros, Math.floor(left / 2)));
+    this.leases.set(`${request.teamId} ${request.holder}`, request.outstandingMicros + granted);
+    return { grantedMicros: granted };
+  }
+
+  async settle(teamId: string, holder: string, outstandingMicros: number): Promise<void> {
+    if (outstandingMicros <= 0) this.leases.delete(`${teamId} ${holder}`);
+    else this.leases.set(`${teamId} ${holder}`, outstandingMicros);
+  }
 }

@@ -12,10 +12,13 @@ import {
   ACCOUNTS_SERVICE,
   RemoteAccountStore,
   RemoteKeyGuessLimiter,
+  RemoteLeaseSource,
   RemoteRequestLog,
   RemoteUsageLedger,
 } from "../cluster/remote-accounts.js";
 import { RpcClient, parentChannel } from "../cluster/rpc.js";
+import { CreditLeases } from "../accounts/credit-leases.js";
+import { leaseHolder } from "./accounts-backend.js";
 
 /** The accounts services a server process uses, however they are provided. */
 export interface AccountServices {
@@ -25,6 +28,7 @@ export interface AccountServices {
   usage: UsageLedger;
   requestLog: RequestLog;
   keyGuesses: KeyGuessLimiter;
+  leases: CreditLeases;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,7 @@ export async function openAccountServices(config: Config, log: Logger): Promise<
           accounts: new RemoteAccountStore(rpc),
           usage: new RemoteUsageLedger(rpc),
           requestLog: new RemoteRequestLog(rpc),
+          leases: new CreditLeases(new RemoteLeaseSource(rpc), leaseHolder()),
         }
       : null;
   const services = remote ?? backend!;
@@ -55,8 +60,12 @@ export async function openAccountServices(config: Config, log: Logger): Promise<
     usage: services.usage,
     requestLog: services.requestLog,
     keyGuesses,
+    leases: services.leases,
     async close() {
-      if (remote) await Promise.all([remote.usage.close(), remote.requestLog.close()]);
+      if (remote) {
+        await Promise.all([remote.usage.close(), remote.requestLog.close()]);
+        await remote.leases.close();
+      }
       await backend?.close();
       rpc?.close();
     },

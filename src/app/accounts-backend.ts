@@ -1,3 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { CreditLeases } from "../accounts/credit-leases.js";
+import { SqlLeaseSource } from "../accounts/sql/sql-credit-leases.js";
 import { withoutPassword } from "../config.js";
 import { JOURNAL_JOBS } from "../accounts/ledger/journal-jobs.js";
 import { mkdirSync } from "node:fs";
@@ -110,8 +114,16 @@ export interface AccountsBackend {
   usage: SettlingUsageLedger;
   requestLog: SqlRequestLog;
   keyGuesses: KeyGuessLimiter;
+  leases: CreditLeases;
+  /** Where the credit leases of this process and of workers it hosts are granted. */
+  leaseSource: SqlLeaseSource;
   admin: AccountAdmin;
   close(): Promise<void>;
+}
+
+/** A name for this process as a credit lease holder: unique per process start. */
+export function leaseHolder(): string {
+  return `${hostname()}:${process.pid}:${randomUUID()}`;
 }
 
 /** Everything accounts on one database: key store, usage ledger, request log, limiter, admin. */
@@ -164,17 +176,22 @@ export async function openAccounts(
           throw error;
         });
   const adminSocket = database.kind === "pglite" ? await openAdminSocket(config, database, log) : undefined;
+  const leaseSource = new SqlLeaseSource(database, pendingSpend);
+  const leases = new CreditLeases(leaseSource, leaseHolder());
   return {
     db: database,
     accounts,
     usage,
     requestLog,
     keyGuesses,
+    leases,
+    leaseSource,
     admin: new AccountAdmin(database),
     async close() {
       // No new admin commands; answers first (usage), then logs, then the connections they use.
       await adminSocket?.close();
       await usage.close();
+      await leases.close();
       await requestLog.close();
       await Promise.all([accounts.close(), keyGuesses.close()]);
       await database.close();

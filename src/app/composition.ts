@@ -39,6 +39,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
     usage: accounts.usage,
     requestLog: accounts.requestLog,
     keyGuesses: accounts.keyGuesses,
+    leases: accounts.leases,
     prices: {
       parse: config.PRICE_PARSE_MICROS,
       lookup: config.PRICE_LOOKUP_MICROS,

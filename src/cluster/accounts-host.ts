@@ -6,6 +6,7 @@ import type {
   UsageLedger,
   UsageRecord,
 } from "../accounts/accounts.js";
+import type { LeaseRequest, LeaseSource } from "../accounts/credit-leases.js";
 import type { Channel, Handlers } from "./rpc.js";
 import { serveRpc } from "./rpc.js";
 import { ACCOUNTS_SERVICE } from "./remote-accounts.js";
@@ -16,7 +17,7 @@ import { ACCOUNTS_SERVICE } from "./remote-accounts.js";
  * Redis shares it, so the count holds across workers).
  */
 export interface HostedAccounts {
-  accounts?: { accounts: AccountStore; usage: UsageLedger; requestLog: RequestLog };
+  accounts?: { accounts: AccountStore; usage: UsageLedger; requestLog: RequestLog; leaseSource: LeaseSource };
   keyGuesses?: KeyGuessLimiter;
 }
 
@@ -48,6 +49,11 @@ export function hostAccounts(channel: Channel, hosted: HostedAccounts): () => vo
         records.map((record) => accounts.usage.record(revive(record))),
       );
       return outcomes.map((outcome) => (outcome.status === "fulfilled" ? null : String(outcome.reason)));
+    };
+    handlers.acquireLease = (request: LeaseRequest) => accounts.leaseSource.acquire(request);
+    handlers.settleLease = async (teamId: string, holder: string, outstandingMicros: number) => {
+      await accounts.leaseSource.settle(teamId, holder, outstandingMicros);
+      return true;
     };
     handlers.appendLogs = (entries: RequestLogEntry[]) => {
       for (const entry of entries) accounts.requestLog.append(revive(entry));

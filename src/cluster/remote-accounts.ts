@@ -7,7 +7,9 @@ import type {
   UsageLedger,
   UsageRecord,
 } from "../accounts/accounts.js";
+import { BlockedClients, RequestIdTaken } from "../accounts/accounts.js";
 import { hashApiKey } from "../accounts/api-keys.js";
+import type { LeaseGrant, LeaseRequest, LeaseSource } from "../accounts/credit-leases.js";
 import type { RpcClient } from "./rpc.js";
 
 /**
@@ -79,7 +81,7 @@ export class RemoteUsageLedger implements UsageLedger {
       batch.forEach((pending, index) => {
         const failure = outcomes[index];
         if (failure === null || failure === undefined) pending.resolve();
-        else pending.reject(new Error(failure));
+        else pending.reject(RequestIdTaken.revive(failure));
       });
     } catch (error) {
       for (const pending of batch) pending.reject(error instanceof Error ? error : new Error(String(error)));
@@ -128,12 +130,37 @@ export class RemoteRequestLog implements RequestLog {
   }
 }
 
-/** Unrecognized keys are counted by the primary, so the limit holds across all workers. */
-export class RemoteKeyGuessLimiter implements KeyGuessLimiter {
+/** Credit leases of a worker, granted by the primary from the database it holds. */
+export class RemoteLeaseSource implements LeaseSource {
   constructor(private readonly rpc: RpcClient) {}
 
-  noteUnrecognized(client: string, keyHash: string): Promise<boolean> {
-    return this.rpc.call<boolean>("noteUnrecognized", client, keyHash);
+  acquire(request: LeaseRequest): Promise<LeaseGrant> {
+    return this.rpc.call<LeaseGrant>("acquireLease", request);
+  }
+
+  async settle(teamId: string, holder: string, outstandingMicros: number): Promise<void> {
+    await this.rpc.call<boolean>("settleLease", teamId, holder, outstandingMicros);
+  }
+}
+
+/** Unrecognized keys are counted by the primary, so the limit holds across all workers. */
+export class RemoteKeyGuessLimiter implements KeyGuessLimiter {
+  private readonly known = new BlockedClients();
+
+  constructor(private readonly rpc: RpcClient) {}
+
+  get blocking(): boolean {
+    return this.known.blocking;
+  }
+
+  blocked(client: string): boolean {
+    return this.known.blocked(client);
+  }
+
+  async noteUnrecognized(client: string, keyHash: string): Promise<boolean> {
+    const over = await this.rpc.call<boolean>("noteUnrecognized", client, keyHash);
+    if (over) this.known.block(client);
+    return over;
   }
 
   async close(): Promise<void> {}

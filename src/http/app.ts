@@ -1,5 +1,5 @@
 import Fastify, { LogController } from "fastify";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 import type { Socket } from "node:net";
 import { portalPlugin } from "../portal/portal-plugin.js";
 import { portalUnavailablePlugin } from "../portal/portal-unavailable.js";
@@ -7,10 +7,12 @@ import type { Services } from "./services.js";
 import { accessLogHook } from "./access-log.js";
 import { requestMetricsHook, type RequestMetrics } from "./request-metrics.js";
 import { authenticationHook, requestIdOf } from "./authenticate.js";
+import { clientKey, fromTrustedProxy, trustFunction } from "./client-address.js";
+import type { TrustFunction, TrustProxy } from "./client-address.js";
 import { errorHandler, notFoundHandler } from "./error-handler.js";
 import { registerLoadShedding } from "./load-shedding.js";
 import type { SheddingOptions } from "./load-shedding.js";
-import { meteringHook, requestLogHook } from "./metering.js";
+import { meteringHook, requestLogHook, settleReservation } from "./metering.js";
 import "./request-context.js";
 import type { Duplex } from "node:stream";
 import { registerHealthRoutes } from "./routes/health.js";
@@ -26,7 +28,16 @@ const CONNECT_NOT_FOUND =
 export interface AppOptions {
   logger: FastifyBaseLogger;
   bodyLimit: number;
-  trustProxy: boolean;
+  /** The proxies whose forwarded client address and request ID are believed (client-address.ts). */
+  trustProxy: TrustProxy;
+  /** IPv6 clients are counted per network of this many bits (default 64). */
+  clientIpv6Prefix?: number;
+  /** Longest a whole request (headers and body) may take to arrive, then 408 (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Longest a request's headers may take to arrive (default 5 s). */
+  headersTimeoutMs?: number;
+  /** Open connections per client address, trusted proxies excepted (default 256). */
+  connectionsPerClient?: number;
   shedding?: SheddingOptions;
   https?: { cert: Buffer; key: Buffer };
   /** One access log line per this many requests (1: every request; 0: none). */
@@ -55,18 +66,33 @@ export function listRoutes(app: FastifyInstance): readonly ServedRoute[] {
  * everything else. No CORS: the API is for servers.
  */
 export function buildApp(services: Services, options: AppOptions): FastifyInstance {
+  const trust = trustFunction(options.trustProxy);
+  const ipv6Prefix = options.clientIpv6Prefix ?? 64;
+  const requestTimeout = options.requestTimeoutMs ?? 10_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 5_000, requestTimeout);
+  // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): often
+  // enough that a request is cut within a quarter of its timeout past it.
+  const serverOptions = {
+    headersTimeout,
+    connectionsCheckingInterval: Math.max(250, Math.min(headersTimeout, requestTimeout) / 4),
+  };
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
-    trustProxy: options.trustProxy,
+    ...(trust === false ? {} : { trustProxy: trust }),
+    requestTimeout,
+    http: serverOptions,
     exposeHeadRoutes: false,
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     // Every request's ID is the req_ ID its answer carries, so each of its log lines names it.
-    genReqId: (request) => requestIdOf(request.headers, options.trustProxy),
+    genReqId: (request) =>
+      requestIdOf(request.headers, fromTrustedProxy(request.socket?.remoteAddress, trust)),
     clientErrorHandler: rejectMalformedHttp,
-    ...(options.https ? { https: options.https } : {}),
+    ...(options.https ? { https: { ...options.https, ...serverOptions } } : {}),
   }) as unknown as FastifyInstance;
+  app.server.headersTimeout = headersTimeout;
+  limitConnectionsPerClient(app, options.connectionsPerClient ?? 256, trust, ipv6Prefix);
 
   const routes: ServedRoute[] = [];
   servedRoutes.set(app, routes);
@@ -75,6 +101,11 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   });
   app.decorateRequest("situs", null);
   app.decorateRequest("errorCode", null);
+  app.decorateRequest("client", {
+    getter(this: FastifyRequest): string {
+      return clientKey(this.ip, ipv6Prefix);
+    },
+  });
   if ((options.accessLogEvery ?? 1) > 0)
     app.addHook("onResponse", accessLogHook(options.accessLogEvery ?? 1));
   // Bodies are read raw and decoded by the routes after authentication, whatever the Content-Type.
@@ -111,6 +142,11 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
     api.addHook("onRequest", authenticationHook(services));
     api.addHook("onSend", meteringHook(services));
     api.addHook("onResponse", requestLogHook(services));
+    // A request whose client went away before its answer gives its reserved credit back.
+    api.addHook("onRequestAbort", (request, done) => {
+      if (request.situs !== null) settleReservation(services, request.situs, false);
+      done();
+    });
     registerParseRoutes(api, services);
     registerLookupRoutes(api, services);
     registerLookupByIdRoutes(api, services);
@@ -118,12 +154,65 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
   return app;
 }
 
-/** Requests Node's HTTP parser cannot read (unknown method, bad header) get a JSON 400, then the socket closes. */
+/**
+ * Requests Node's HTTP server cannot take get a JSON error, then the socket closes: one that did
+ * not arrive within the request or headers timeout 408 `request_timeout`, one its parser cannot
+ * read (unknown method, bad header) 400 `bad_request`.
+ */
 function rejectMalformedHttp(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return;
-  const body = JSON.stringify({ error: "bad_request", message: "The HTTP request could not be read." });
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  const body = JSON.stringify(
+    timedOut
+      ? { error: "request_timeout", message: "The request did not arrive in time; send it whole, promptly." }
+      : { error: "bad_request", message: "The HTTP request could not be read." },
   );
-  void error;
+  const status = timedOut ? "408 Request Timeout" : "400 Bad Request";
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A client that stopped reading must not hold the socket open behind an unsent answer.
+  socket.setTimeout(1000, () => socket.destroy());
+}
+
+const TOO_MANY_CONNECTIONS = JSON.stringify({
+  error: "overloaded",
+  message: "Too many open connections from this address; reuse fewer connections.",
+});
+
+/**
+ * A cap on the connections one client address holds open (trusted proxies, which carry every
+ * client's connections, excepted): past it a new connection is answered 503 `overloaded` at once
+ * and closed, so no one client can hold the process's file descriptors.
+ */
+function limitConnectionsPerClient(
+  app: FastifyInstance,
+  cap: number,
+  trust: TrustFunction | false,
+  ipv6Prefix: number,
+): void {
+  const open = new Map<string, number>();
+  app.server.on("connection", (socket: Socket) => {
+    const peer = socket.remoteAddress;
+    if (peer === undefined || fromTrustedProxy(peer, trust)) return;
+    const client = clientKey(peer, ipv6Prefix);
+    const count = (open.get(client) ?? 0) + 1;
+    if (count > cap) {
+      socket.on("error", () => socket.destroy());
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${TOO_MANY_CONNECTIONS}`,
+      );
+      socket.setTimeout(1000, () => socket.destroy());
+      return;
+    }
+    open.set(client, count);
+    socket.once("close", () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left === 0) open.delete(client);
+      else open.set(client, left);
+    });
+  });
 }

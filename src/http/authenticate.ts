@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authentication } from "../accounts/accounts.js";
+import type { LeaseRefusal, Reservation } from "../accounts/credit-leases.js";
 import { bearerToken, hashApiKey } from "../accounts/api-keys.js";
 import { ApiError } from "../errors.js";
 import { newRequestId } from "../ids.js";
@@ -41,22 +42,65 @@ export function authenticationHook(services: Services) {
     const timing = new ServerTiming();
     const header = request.headers.authorization;
     const secret = bearerToken(header);
+    const known = secret === null ? undefined : services.accounts.peek?.(secret);
+    if (known) {
+      admit(services, request, reply, timing, secret!, known, done);
+      return;
+    }
+    // A client over the unknown-key limit is refused before its key is looked up (a key this
+    // process knows valid, answered above, costs nothing and is served): its guessing costs no
+    // database read until its minute ends.
+    const limiter = services.keyGuesses;
+    if (limiter.blocking && limiter.blocked(request.client)) {
+      done(rateLimited());
+      return;
+    }
     if (secret === null) {
       // A header with something in it is a presented key, malformed or not: it counts as a guess.
       if (header !== undefined && header.trim() !== "") refuse(services, request, header, done);
       else done(new ApiError("invalid_api_key", "Send the header Authorization: Bearer <API key>."));
       return;
     }
-    const known = services.accounts.peek?.(secret);
-    if (known !== undefined) {
-      admit(services, request, reply, timing, secret, known, done);
+    if (known === null) {
+      refuse(services, request, secret, done);
       return;
     }
-    checkKey(services, secret).then(
+    screenThenCheck(services, request, secret).then(
       (auth) => continueSafely(request, () => admit(services, request, reply, timing, secret, auth, done)),
       (error: Error) => continueSafely(request, () => done(error)),
     );
   };
+}
+
+/**
+ * A key not in this process's cache: what the replicas share is asked first (a blocked client,
+ * a key some replica just found unrecognized: no database read), then the database. A shared
+ * store that cannot answer is skipped: the key is read from the database as without one.
+ */
+async function screenThenCheck(
+  services: Services,
+  request: FastifyRequest,
+  secret: string,
+): Promise<Authentication | null> {
+  const screen = services.keyGuesses.screen;
+  if (screen !== undefined) {
+    let verdict = "check";
+    try {
+      verdict = await screen.call(services.keyGuesses, request.client, hashApiKey(secret));
+    } catch (error) {
+      request.log.warn({ err: error }, "key-guess limiter unavailable");
+    }
+    if (verdict === "blocked") throw rateLimited();
+    if (verdict === "unrecognized") return null;
+  }
+  return checkKey(services, secret);
+}
+
+function rateLimited(): ApiError {
+  return new ApiError(
+    "rate_limited",
+    "Too many different unrecognized API keys from this address; retry in a minute with a valid key.",
+  );
 }
 
 /** The request's context and the team's standing, in SPEC.md's order (403 before 402). */
@@ -74,18 +118,74 @@ function admit(
     return;
   }
   const requestId = request.id;
-  request.situs = { requestId, key: auth.key, timing, errorCode: null, loggedWithUsage: false };
+  // A generated ID is a fresh ULID: equal to the header only when the header was taken.
+  const givenId = request.headers[REQUEST_ID_HEADER] === requestId;
+  request.situs = {
+    requestId,
+    givenId,
+    key: auth.key,
+    timing,
+    errorCode: null,
+    loggedWithUsage: false,
+    reservedMicros: 0,
+  };
   reply.header("x-request-id", requestId);
   const { team } = auth;
   if (team.status === "paused") {
     done(new ApiError("team_paused", "The service has paused this team's API access; contact support."));
   } else if (team.creditMicros <= 0) {
-    done(
-      new ApiError("insufficient_credit", "The team's credit balance is used up; add credit in the portal."),
-    );
+    done(spendRefusal("insufficient_credit"));
   } else if (team.budgetMicros !== null && team.monthSpendMicros >= team.budgetMicros) {
-    done(new ApiError("budget_exceeded", "The team has reached its monthly budget; raise it in the portal."));
-  } else done();
+    done(spendRefusal("budget_exceeded"));
+  } else reserveCredit(services, request, team.teamId, done);
+}
+
+function spendRefusal(code: LeaseRefusal): ApiError {
+  return code === "insufficient_credit"
+    ? new ApiError("insufficient_credit", "The team's credit balance is used up; add credit in the portal.")
+    : new ApiError("budget_exceeded", "The team has reached its monthly budget; raise it in the portal.");
+}
+
+/**
+ * The price of the request, taken from the credit this process holds for the team
+ * (accounts/credit-leases.ts): at once while the lease lasts, else once the database has granted
+ * more, or 402 when the team has nothing left that no other process holds.
+ */
+function reserveCredit(
+  services: Services,
+  request: FastifyRequest,
+  teamId: string,
+  done: (error?: Error) => void,
+): void {
+  const leases = services.leases;
+  const operation = request.routeOptions.config.operation;
+  if (leases === undefined || operation === undefined) {
+    done();
+    return;
+  }
+  const price = services.prices[operation];
+  const context = request.situs!;
+  const answer = (reservation: Reservation): void => {
+    if (reservation !== "reserved") {
+      done(spendRefusal(reservation));
+      return;
+    }
+    context.reservedMicros = price;
+    done();
+  };
+  const taken = leases.take(teamId, price);
+  if (taken !== undefined) {
+    answer(taken);
+    return;
+  }
+  leases.reserve(teamId, price).then(
+    (reservation) => continueSafely(request, () => answer(reservation)),
+    (error: Error) =>
+      continueSafely(request, () => {
+        request.log.warn({ err: error }, "credit lease not granted");
+        done(new ApiError("unavailable", "The team's credit could not be checked; retry with backoff."));
+      }),
+  );
 }
 
 /** The verdict of a key not in the cache, read within KEY_CHECK_TIMEOUT_MS or 503 `unavailable`. */
@@ -122,16 +222,11 @@ async function refuseUnrecognized(
 ): Promise<never> {
   let limited = false;
   try {
-    limited = await services.keyGuesses.noteUnrecognized(request.ip, hashApiKey(presented));
+    limited = await services.keyGuesses.noteUnrecognized(request.client, hashApiKey(presented));
   } catch (error) {
     // Failing open keeps valid callers served while the shared counter is down; the answer is still 401.
     request.log.warn({ err: error }, "key-guess limiter unavailable");
   }
-  if (limited) {
-    throw new ApiError(
-      "rate_limited",
-      "Too many different unrecognized API keys from this address; retry in a minute with a valid key.",
-    );
-  }
+  if (limited) throw rateLimited();
   throw new ApiError("invalid_api_key", "The API key is unknown or revoked.");
 }

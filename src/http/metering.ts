@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { FAILURE_LOG, failureKind } from "./log-every.js";
 import { ApiError } from "../errors.js";
+import { RequestIdTaken } from "../accounts/accounts.js";
+import type { UsageRecord } from "../accounts/accounts.js";
+import { newRequestId } from "../ids.js";
 import type { Services } from "./services.js";
 import { endOfTurn } from "./turn/batched-sends.js";
 import { continueSafely } from "./continue-safely.js";
 import "./request-context.js";
+import type { RequestContext } from "./request-context.js";
 
 /**
  * Billing and timing of answers, at the last moment before they leave (`onSend`): a 200 is
@@ -21,33 +25,45 @@ export function meteringHook(services: Services) {
     const context = request.situs;
     const operation = request.routeOptions.config.operation;
     if (context === null || reply.statusCode !== 200 || operation === undefined) {
+      if (context !== null) settleReservation(services, context, false);
       // Unbilled answers leave with the others of this turn (batched-sends.ts); billed ones leave
       // with the others made durable by the same write.
       void endOfTurn().then(() => continueSafely(request, () => done(null, payload)));
       return;
     }
-    let recorded: Promise<void>;
-    try {
-      recorded = services.usage.record({
-        requestId: context.requestId,
-        teamId: context.key.teamId,
-        keyId: context.key.keyId,
-        operation,
-        priceMicros: services.prices[operation],
-        at: new Date(),
-        // The answer is ready: its latency is known, so its log entry rides on the usage row.
-        log: { method: request.method, path: pathOf(request.url), latencyMs: context.timing.elapsedMs() },
+    const usage: UsageRecord = {
+      requestId: context.requestId,
+      teamId: context.key.teamId,
+      keyId: context.key.keyId,
+      operation,
+      priceMicros: services.prices[operation],
+      at: new Date(),
+      // The answer is ready: its latency is known, so its log entry rides on the usage row.
+      log: { method: request.method, path: pathOf(request.url), latencyMs: context.timing.elapsedMs() },
+    };
+    if (context.givenId) usage.givenId = true;
+    let recorded = record(services, usage);
+    if (context.givenId) {
+      // A balancer's ID that already names another request's row is not this answer's: it is
+      // billed under an ID of its own, never answered free under the other's.
+      recorded = recorded.catch((error: unknown) => {
+        if (!(error instanceof RequestIdTaken)) throw error;
+        const requestId = newRequestId();
+        context.requestId = requestId;
+        context.givenId = false;
+        reply.header("x-request-id", requestId);
+        return record(services, { ...usage, requestId, givenId: false });
       });
-    } catch (error) {
-      recorded = Promise.reject(error as Error);
     }
     recorded.then(
       () => {
+        settleReservation(services, context, true);
         context.loggedWithUsage = true;
         reply.header("server-timing", context.timing.header());
         continueSafely(request, () => done(null, payload));
       },
       (error: unknown) => {
+        settleReservation(services, context, false);
         FAILURE_LOG.error(
           request.log,
           failureKind("usage", error),
@@ -64,6 +80,26 @@ export function meteringHook(services: Services) {
 }
 
 /**
+ * The request's reservation of credit ends: billed (spend now, durable) or given back to the
+ * lease. Once only: an answer that fails after its reservation settled changes nothing.
+ */
+export function settleReservation(services: Services, context: RequestContext, billed: boolean): void {
+  const price = context.reservedMicros;
+  if (price === 0 || services.leases === undefined) return;
+  context.reservedMicros = 0;
+  if (billed) services.leases.billed(context.key.teamId, price);
+  else services.leases.release(context.key.teamId, price);
+}
+
+function record(services: Services, usage: UsageRecord): Promise<void> {
+  try {
+    return services.usage.record(usage);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/**
  * One request-log entry for every request made with a valid key, refused ones included. A billed
  * answer's entry is in its usage row already (`inUsageRecord`): the database log keeps it once.
  */
@@ -71,6 +107,7 @@ export function requestLogHook(services: Services) {
   return function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
     const context = request.situs;
     if (context !== null) {
+      settleReservation(services, context, false);
       services.requestLog.append({
         requestId: context.requestId,
         teamId: context.key.teamId,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
@@ -38,7 +39,8 @@ export function accountsConformance(
           done();
         },
       });
-      edge = await accountsApp(database.db, {}, sink);
+      // Behind a balancer on this host: X-Situs-Request-Id from 127.0.0.1 is believed.
+      edge = await accountsApp(database.db, {}, sink, { trustProxy: { addresses: ["127.0.0.1"] } });
     });
     after(async () => {
       await edge?.close();
@@ -66,6 +68,38 @@ export function accountsConformance(
         [teamId],
       );
     }
+
+    test("a balancer's request ID names one request: replayed it is billed once, reused it is no free 200", async () => {
+      const a = await newTeam();
+      const b = await newTeam();
+      const given = `req_${randomBytes(13).toString("hex").toUpperCase()}`;
+      const withId = (secret: string) =>
+        edge.app.inject({
+          method: "POST",
+          url: "/v1/verify/parse",
+          headers: { ...bearer(secret), "x-situs-request-id": given },
+          payload: { line: "1 Main St" },
+        });
+      const first = await withId(a.secret);
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers["x-request-id"], given);
+      const replayed = await withId(a.secret);
+      assert.equal(replayed.statusCode, 200);
+      assert.equal(replayed.headers["x-request-id"], given, "the same request again: its ID, billed once");
+      const reused = await withId(b.secret);
+      assert.equal(reused.statusCode, 200);
+      const ownId = String(reused.headers["x-request-id"]);
+      assert.notEqual(ownId, given, "another team's request under that ID gets an ID of its own");
+      assert.deepEqual(
+        (await usageRows(a.teamId)).map((row) => row.request_id),
+        [given],
+      );
+      assert.deepEqual(
+        (await usageRows(b.teamId)).map((row) => row.request_id),
+        [ownId],
+        "and is billed under it",
+      );
+    });
 
     test("migrations are recorded and a second run applies nothing", async () => {
       assert.deepEqual(await migrate(database.db, SERVICE_MIGRATIONS), []);
@@ -304,8 +338,10 @@ export function accountsConformance(
         priceMicros: 5000,
         at,
       });
-      assert.equal(await billUsage(database.db, [usage("req_a"), usage("req_a"), usage("req_b")]), 2);
-      assert.equal(await billUsage(database.db, [usage("req_a")]), 0);
+      const inserted = async (records: ReturnType<typeof usage>[]) =>
+        (await billUsage(database.db, records)).inserted;
+      assert.equal(await inserted([usage("req_a"), usage("req_a"), usage("req_b")]), 2);
+      assert.equal(await inserted([usage("req_a")]), 0);
       await Promise.all([
         edge.backend.usage.record(usage("req_c")),
         edge.backend.usage.record(usage("req_c")),
@@ -313,7 +349,10 @@ export function accountsConformance(
       await edge.backend.usage.settle();
       assert.equal((await admin.team(teamId)).creditMicros, 1_000_000 - 3 * 5000);
       assert.equal(await voidUsage(database.db, [usage("req_b"), usage("req_never_written")]), 1);
-      assert.equal(await billUsage(database.db, [usage("req_never_written")]), 0);
+      assert.deepEqual(await billUsage(database.db, [usage("req_never_written")]), {
+        inserted: 0,
+        taken: new Set(["req_never_written"]),
+      });
       const team = await admin.team(teamId);
       assert.equal(team.creditMicros, 1_000_000 - 2 * 5000);
       assert.equal(team.monthSpendMicros, 2 * 5000);
@@ -357,7 +396,7 @@ export function accountsConformance(
 
     test("the demo team is created once on an empty database, with a fixed key when given", async () => {
       await database.db.script(
-        "TRUNCATE usage_records, request_logs, monthly_spend, api_keys, portal_users, teams",
+        "TRUNCATE usage_records, request_logs, monthly_spend, credit_leases, api_keys, portal_users, teams",
       );
       const secret = await ensureDemoTeam(database.db);
       assert.ok(secret?.startsWith("sk_"));

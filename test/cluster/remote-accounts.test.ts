@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import {
   MemoryAccountStore,
   MemoryKeyGuessLimiter,
+  MemoryLeaseSource,
   MemoryRequestLog,
   MemoryUsageLedger,
 } from "../../src/accounts/memory-accounts.js";
@@ -52,6 +53,7 @@ interface Hosted {
   usage: MemoryUsageLedger;
   requestLog: MemoryRequestLog;
   keyGuesses: MemoryKeyGuessLimiter;
+  leaseSource: MemoryLeaseSource;
 }
 
 function hosted(): Hosted {
@@ -63,6 +65,7 @@ function hosted(): Hosted {
     usage: new MemoryUsageLedger(),
     requestLog: new MemoryRequestLog(),
     keyGuesses: new MemoryKeyGuessLimiter(2),
+    leaseSource: new MemoryLeaseSource(accounts),
   };
 }
 

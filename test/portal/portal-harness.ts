@@ -5,11 +5,12 @@ import type { PortalServices } from "../../src/portal/portal-plugin.js";
 import { SqlTeamAccounts } from "../../src/accounts/sql/sql-team-accounts.js";
 import { SqlPortalStore } from "../../src/portal/store/sql-portal-store.js";
 import { openPgliteForTest } from "../support/databases.js";
+import type { TestDatabase } from "../support/databases.js";
 import { testApp, testServices } from "../support/test-app.js";
 
 /**
- * The portal in-process over a real (PGlite, from the tests' cached template) accounts database, with a clock the test
- * moves, and two teams with one portal user each.
+ * The portal in-process over a real accounts database (PGlite from the tests' cached template, or
+ * what `open` gives), with a clock the test moves, and two teams with one portal user each.
  */
 export const PASSWORD = "correct horse battery staple";
 
@@ -23,8 +24,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function portalHarness(overrides: Partial<PortalServices> = {}): Promise<Harness> {
-  const database = await openPgliteForTest();
+export async function portalHarness(
+  overrides: Partial<PortalServices> = {},
+  open: () => Promise<TestDatabase> = openPgliteForTest,
+): Promise<Harness> {
+  const database = await open();
   const db = database.db;
   const admin = new AccountAdmin(db);
   const a = await admin.createTeam("Acme Logistics", 50_000_000);

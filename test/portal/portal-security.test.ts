@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { pino } from "pino";
 import { buildApp } from "../../src/http/app.js";
-import { testServices } from "../support/test-app.js";
+import { testApp, testServices } from "../support/test-app.js";
+import { openPostgresForTest, serverSkip } from "../support/databases.js";
+import type { TestDatabase } from "../support/databases.js";
+import { SqlPortalStore } from "../../src/portal/store/sql-portal-store.js";
+import { SqlTeamAccounts } from "../../src/accounts/sql/sql-team-accounts.js";
 import {
   addLogRows,
   cookieOf,
@@ -105,7 +109,7 @@ describe("sessions", () => {
     const app = buildApp(testServices({ portal: h.portal }), {
       logger: pino({ level: "silent" }),
       bodyLimit: 65536,
-      trustProxy: true,
+      trustProxy: { addresses: ["loopback"] },
     });
     const page = await app.inject({ url: "/portal/sign-in", headers: { "x-forwarded-proto": "https" } });
     assert.match(
@@ -163,6 +167,8 @@ describe("sessions", () => {
   });
 });
 
+const postgresSkip = await serverSkip("PostgreSQL");
+
 describe("sign-in limit", () => {
   test("after 5 failures for an e-mail, even the right password is refused with 429 for the window", async () => {
     const h2 = await portalHarness();
@@ -191,6 +197,47 @@ describe("sign-in limit", () => {
       await h2.close();
     }
   });
+
+  test(
+    "30 parallel wrong passwords on two replicas: 5 are checked, the rest refused unchecked",
+    {
+      skip: postgresSkip,
+    },
+    async () => {
+      let database: (TestDatabase & { url: string }) | undefined;
+      const h1 = await portalHarness({}, async () => (database = await openPostgresForTest()));
+      const other = await database!.another!();
+      const replica = testApp(
+        testServices({
+          portal: { ...h1.portal, store: new SqlPortalStore(other), accounts: new SqlTeamAccounts(other) },
+        }),
+      );
+      try {
+        const page = await h1.app.inject({ method: "GET", url: "/portal/sign-in" });
+        const cookie = cookieOf(page.headers["set-cookie"]);
+        const fields = (i: number) => ({
+          _csrf: csrfOf(page.body),
+          email: "ana@acme.test",
+          password: `wrong ${i}`,
+        });
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            postForm(i % 2 === 0 ? h1.app : replica, "/portal/sign-in", fields(i), cookie),
+          ),
+        );
+        const statuses = answers.map((answer) => answer.statusCode);
+        assert.equal(statuses.filter((status) => status === 401).length, 5, "five passwords checked");
+        assert.equal(
+          statuses.filter((status) => status === 429).length,
+          25,
+          "the rest refused before any check",
+        );
+      } finally {
+        await replica.close();
+        await h1.close();
+      }
+    },
+  );
 
   test("an unknown e-mail answers exactly like a wrong password", async () => {
     const page = await h.app.inject({ method: "GET", url: "/portal/sign-in" });

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { PostgresDatabase } from "../../src/db/postgres-database.js";
+import { AccountAdmin } from "../../src/accounts/sql/account-admin.js";
 import { DEMO_TEAM_ID } from "../../src/app/demo-team.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
@@ -73,6 +75,41 @@ async function call(base: string, path: string, body: unknown): Promise<Answer> 
   return { status: response.status, requestId: response.headers.get("x-request-id"), body: parsed };
 }
 
+/** The status of a parse POSTed from the local address `from` (127.0.0.0/8 is all this host's). */
+function postFrom(from: string, base: string, headers: Record<string, string>): Promise<number> {
+  return postThrough(false, base, headers, from);
+}
+
+function postThrough(
+  agent: Agent | false,
+  base: string,
+  headers: Record<string, string>,
+  from = "127.0.0.1",
+): Promise<number> {
+  const body = JSON.stringify({ line: "1 Main St, Berkeley CA 94704" });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${base}/v1/verify/parse`,
+      {
+        method: "POST",
+        localAddress: from,
+        agent,
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 const lookupOf = (addressNumber: string, streetName: string) => ({
   components: { addressNumber, streetName, streetSuffix: "ST", zip5: "94704" },
 });
@@ -108,7 +145,7 @@ describe("replicas behind nginx sharing PostgreSQL, Redis and an index in S3", {
       DEMO_API_KEY: KEY,
       INDEX,
       INDEX_REFRESH_MS: "200",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "loopback",
       PRICE_PARSE_MICROS: String(PARSE_PRICE),
       PRICE_LOOKUP_MICROS: String(LOOKUP_PRICE),
       // Three replicas, their database and the load share two cores here.
@@ -238,6 +275,48 @@ describe("replicas behind nginx sharing PostgreSQL, Redis and an index in S3", {
       await flaky.kill();
       await proxy.stop();
     }
+  });
+
+  test("a client naming its own address in X-Forwarded-For is limited all the same", async () => {
+    // From 127.0.0.2, so the limit this test reaches leaves the other tests' 127.0.0.1 alone.
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      statuses.push(
+        await postFrom("127.0.0.2", balancer, {
+          authorization: `Bearer sk_guess_${randomBytes(16).toString("hex")}`,
+          "x-forwarded-for": `198.51.100.${i + 1}`,
+        }),
+      );
+    }
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+    assert.deepEqual(statuses.slice(10), Array(5).fill(429), "the 11th different key of one client gets 429");
+    assert.equal((await call(balancer, "/v1/verify/parse", { line: "1 Main St" })).status, 200);
+  });
+
+  test("256 connections on a balance worth 10 parses: at most a few answers past zero", async (t) => {
+    const admin = new AccountAdmin(db);
+    const teamId = await admin.createTeam("small balance", 10 * PARSE_PRICE);
+    const { secret } = await admin.createKey(teamId, "k");
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+    const statuses: number[] = [];
+    try {
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 256 }, () =>
+            postThrough(agent, balancer, { authorization: `Bearer ${secret}` }),
+          ),
+        );
+        statuses.push(...answers);
+      }
+    } finally {
+      agent.destroy();
+    }
+    const ok = statuses.filter((status) => status === 200).length;
+    t.diagnostic(`200s ${ok} of ${statuses.length}`);
+    assert.ok(ok >= 1 && ok <= 25, `${ok} answers on a balance worth 10`);
+    assert.deepEqual(new Set(statuses.filter((status) => status !== 200)), new Set([402]));
+    const team = await admin.team(teamId);
+    assert.equal(team.creditMicros, (10 - ok) * PARSE_PRICE, "every answer billed");
   });
 
   test("a replica killed under load: the others keep answering, nothing billed twice or lost", async (t) => {

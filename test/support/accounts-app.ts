@@ -7,6 +7,7 @@ import { openAccounts } from "../../src/app/accounts-backend.js";
 import type { AccountsBackend, AccountsConfig } from "../../src/app/accounts-backend.js";
 import type { Database } from "../../src/db/database.js";
 import { buildApp } from "../../src/http/app.js";
+import type { AppOptions } from "../../src/http/app.js";
 import { EmptyParcelIndex } from "../../src/parcels/empty-parcel-index.js";
 import { RuleParser } from "../../src/parse/rule-parser.js";
 import type { Services } from "../../src/http/services.js";
@@ -36,6 +37,7 @@ export async function accountsApp(
   db: Database,
   config: Partial<AccountsConfig> = {},
   logStream?: NodeJS.WritableStream,
+  appOptions: Partial<AppOptions> = {},
 ): Promise<AccountsApp> {
   const logger = logStream ? pino({ level: "info" }, logStream) : pino({ level: "silent" });
   const dataDir = mkdtempSync(join(tmpdir(), "situs-accounts-"));
@@ -51,7 +53,7 @@ export async function accountsApp(
     keyCheckTimeoutMs: 500,
     async close() {},
   };
-  const app = buildApp(services, { logger, bodyLimit: 65536, trustProxy: false });
+  const app = buildApp(services, { logger, bodyLimit: 65536, trustProxy: false, ...appOptions });
   return {
     app,
     backend,

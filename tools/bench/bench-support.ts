@@ -39,20 +39,20 @@ const MICROS_PER_TICK = 10_000;
 
 export function cpuTimes(): CpuTimes | undefined {
   try {
-    const fields = readFileSync("/proc/stat", "utf8")
-      .split("\n")[0]!
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    return {
-      idle: (fields[3] ?? 0) + (fields[4] ?? 0),
-      steal: fields[7] ?? 0,
-      total: fields.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0),
-    };
+    return parseCpuTimes(readFileSync("/proc/stat", "utf8"));
   } catch {
     return undefined;
   }
+}
+
+/** The machine's line (`cpu  user nice system idle iowait irq softirq steal …`) of /proc/stat. */
+export function parseCpuTimes(procStat: string): CpuTimes {
+  const fields = procStat.split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return {
+    idle: (fields[3] ?? 0) + (fields[4] ?? 0),
+    steal: fields[7] ?? 0,
+    total: fields.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0),
+  };
 }
 
 /**
@@ -73,7 +73,11 @@ export function processCpuMicros(pid: number): { all: number; main: number } | u
 
 /** utime + stime of a /proc stat file, in µs. */
 function statMicros(path: string): number {
-  const stat = readFileSync(path, "utf8");
+  return parseStatMicros(readFileSync(path, "utf8"));
+}
+
+/** utime + stime of a /proc/PID/stat text, in µs (the name in parentheses may hold spaces). */
+export function parseStatMicros(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
 }
@@ -114,29 +118,48 @@ export interface CpuSpent {
   stolen: number;
 }
 
+/** What the meter reads at the start and at the end of a stretch of load. */
+export interface CpuReadings {
+  machine: CpuTimes;
+  server: { all: number; main: number };
+  /** The load generator's (this process's) user + system CPU, µs. */
+  generatorMicros: number;
+}
+
 /** Starts measuring; `stop(requests)` gives the CPU spent since, undefined without /proc. */
 export function startCpuMeter(serverPid: number): { stop(requests: number): CpuSpent | undefined } {
-  const machine = cpuTimes();
-  const server = processCpuMicros(serverPid);
-  const generator = process.cpuUsage();
+  const read = (): CpuReadings | undefined => {
+    const machine = cpuTimes();
+    const server = processCpuMicros(serverPid);
+    const { user, system } = process.cpuUsage();
+    return machine && server ? { machine, server, generatorMicros: user + system } : undefined;
+  };
+  const start = read();
   return {
     stop(requests) {
-      const machineNow = cpuTimes();
-      const serverNow = processCpuMicros(serverPid);
-      const generatorUsed = process.cpuUsage(generator);
-      if (!machine || !machineNow || !server || !serverNow || machineNow.total === machine.total)
-        return undefined;
-      const total = machineNow.total - machine.total;
-      const busy = total - (machineNow.idle - machine.idle) - (machineNow.steal - machine.steal);
-      const perRequest = (micros: number) => micros / Math.max(1, requests);
-      return {
-        machine: perRequest(busy * MICROS_PER_TICK),
-        server: perRequest(serverNow.all - server.all),
-        serverMain: perRequest(serverNow.main - server.main),
-        generator: perRequest(generatorUsed.user + generatorUsed.system),
-        coresBusy: (busy / total) * cpus().length,
-        stolen: (machineNow.steal - machine.steal) / total,
-      };
+      const end = read();
+      return start && end ? cpuSpentBetween(start, end, requests, cpus().length) : undefined;
     },
+  };
+}
+
+/** The CPU spent between two readings, per request; undefined when no machine time passed. */
+export function cpuSpentBetween(
+  start: CpuReadings,
+  end: CpuReadings,
+  requests: number,
+  cores: number,
+): CpuSpent | undefined {
+  const total = end.machine.total - start.machine.total;
+  if (total <= 0) return undefined;
+  const busy = total - (end.machine.idle - start.machine.idle) - (end.machine.steal - start.machine.steal);
+  const perRequest = (micros: number) => micros / Math.max(1, requests);
+  return {
+    machine: perRequest(busy * MICROS_PER_TICK),
+    server: perRequest(end.server.all - start.server.all),
+    serverMain: perRequest(end.server.main - start.server.main),
+    generator: perRequest(end.generatorMicros - start.generatorMicros),
+    coresBusy: (busy / total) * cores,
+    stolen: (end.machine.steal - start.machine.steal) / total,
   };
 }

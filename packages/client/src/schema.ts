@@ -496,7 +496,7 @@ export interface components {
     /** @description Every error answer: a stable `error` code, a `message`, and for some codes one more field. */
     Error: {
       /**
-       * @description A stable code. 400 `invalid_json`, `line_required`, `components_required`, `street_required`, `location_required`, `invalid_id`, `bad_request`; 401 `invalid_api_key`; 402 `insufficient_credit`, `budget_exceeded`; 403 `team_paused`; 404 `not_found`; 413 `line_too_long`, `body_too_large`; 422 `unsupported_type`, `unsupported_id_type`; 429 `rate_limited`; 500 `internal_error`; 503 `unavailable`, `matchkey_unavailable`, `overloaded`.
+       * @description A stable code. 400 `invalid_json`, `line_required`, `components_required`, `street_required`, `location_required`, `invalid_id`, `bad_request`; 401 `invalid_api_key`; 402 `insufficient_credit`, `budget_exceeded`; 403 `team_paused`; 404 `not_found`; 408 `request_timeout`; 413 `line_too_long`, `body_too_large`; 422 `unsupported_type`, `unsupported_id_type`; 429 `rate_limited`; 500 `internal_error`; 503 `unavailable`, `matchkey_unavailable`, `overloaded`.
        * @enum {string}
        */
       error:
@@ -512,6 +512,7 @@ export interface components {
         | "budget_exceeded"
         | "team_paused"
         | "not_found"
+        | "request_timeout"
         | "line_too_long"
         | "body_too_large"
         | "unsupported_type"
@@ -597,6 +598,15 @@ export interface operations {
       };
       /** @description team_paused. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
         headers: {
           [name: string]: unknown;
         };
@@ -705,6 +715,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description line_too_long (with max = 256) or body_too_large (with max = the body limit in bytes). */
       413: {
         headers: {
@@ -799,6 +818,15 @@ export interface operations {
       };
       /** @description team_paused. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
         headers: {
           [name: string]: unknown;
         };
@@ -909,6 +937,15 @@ export interface operations {
       };
       /** @description team_paused. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
         headers: {
           [name: string]: unknown;
         };
@@ -1037,6 +1074,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description unsupported_id_type: a building ID. */
       422: {
         headers: {
@@ -1142,6 +1188,15 @@ export interface operations {
       };
       /** @description not_found (echoes service_id; not billed). */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description request_timeout: the request (headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS) did not arrive in time; the connection is closed. */
+      408: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,8 +1,10 @@
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../runtime/turn-end.js";
+import { RequestIdTaken } from "../accounts.js";
 import type { LedgerBacklog, UsageLedger, UsageRecord } from "../accounts.js";
 import type { Database } from "../../db/database.js";
 import { billUsage, voidUsage } from "./usage-writes.js";
+import type { Billed } from "./usage-writes.js";
 
 export interface GroupCommitOptions {
   /**
@@ -106,8 +108,9 @@ export class GroupCommitUsageLedger implements UsageLedger {
   private async write(batch: Waiting[]): Promise<void> {
     const records = batch.map((waiting) => waiting.usage);
     this.writing.add(records);
+    let taken: ReadonlySet<string>;
     try {
-      await this.bill(records);
+      taken = (await this.bill(records)).taken;
     } catch (error) {
       this.options.log?.error({ err: error, records: records.length }, "usage batch not durable");
       for (const waiting of batch) waiting.reject(error);
@@ -116,18 +119,26 @@ export class GroupCommitUsageLedger implements UsageLedger {
     } finally {
       this.writing.delete(records);
     }
-    this.options.onDurable?.(records);
-    for (const waiting of batch) waiting.resolve();
+    if (taken.size === 0) {
+      this.options.onDurable?.(records);
+      for (const waiting of batch) waiting.resolve();
+      return;
+    }
+    this.options.onDurable?.(records.filter((record) => !taken.has(record.requestId)));
+    for (const waiting of batch) {
+      if (taken.has(waiting.usage.requestId)) waiting.reject(new RequestIdTaken(waiting.usage.requestId));
+      else waiting.resolve();
+    }
   }
 
-  private async bill(records: UsageRecord[]): Promise<void> {
+  private async bill(records: UsageRecord[]): Promise<Billed> {
     try {
-      await billUsage(this.db, records);
+      return await billUsage(this.db, records);
     } catch (error) {
       const code = (error as { code?: string }).code ?? "";
       if (!RETRYABLE.has(code)) throw error;
       this.options.log?.warn({ code, records: records.length }, "usage batch retried after a conflict");
-      await billUsage(this.db, records);
+      return billUsage(this.db, records);
     }
   }
 

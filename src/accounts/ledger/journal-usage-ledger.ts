@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../runtime/turn-end.js";
+import { RequestIdTaken } from "../accounts.js";
 import type { LedgerBacklog, UsageLedger, UsageRecord } from "../accounts.js";
 import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
@@ -41,6 +42,8 @@ interface Segment {
   synced: Buffer[];
   /** The spend of those rows, pending until the journal is applied. */
   spend: SpendTally;
+  /** Their balancer-given request IDs (JournalUsageLedger.givenIds). */
+  givenIds: string[];
   /** How many rows synced, and when the first of them was answered (Unix ms). */
   rows: number;
   oldestAt: number | null;
@@ -85,6 +88,8 @@ export class JournalUsageLedger implements UsageLedger {
   private applying: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
   private nextSequence: number;
+  /** Balancer-given request IDs journaled and not yet applied, with their team, key and operation. */
+  private readonly givenIds = new Map<string, string>();
 
   private constructor(
     private readonly db: PgliteThreadDatabase,
@@ -104,6 +109,39 @@ export class JournalUsageLedger implements UsageLedger {
   }
 
   record(usage: UsageRecord): Promise<void> {
+    if (usage.givenId) return this.recordGiven(usage);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ usage, resolve, reject });
+      this.schedulePump();
+    });
+  }
+
+  /**
+   * A record under a request ID from a trusted balancer: a row under it already (in the database,
+   * or journaled and not yet applied) is this request replayed, billed already, or another
+   * request's (RequestIdTaken). The one read this costs is paid only behind a balancer.
+   */
+  private async recordGiven(usage: UsageRecord): Promise<void> {
+    const signature = `${usage.teamId} ${usage.keyId} ${usage.operation}`;
+    const pendingSignature = (): string | undefined => this.givenIds.get(usage.requestId);
+    let found = pendingSignature();
+    if (found === undefined) {
+      const [row] = await this.db.query<{
+        team_id: string;
+        key_id: string;
+        operation: string;
+        voided: boolean;
+      }>("SELECT team_id, key_id, operation, voided FROM usage_records WHERE request_id = $1", [
+        usage.requestId,
+      ]);
+      if (row) found = row.voided ? "voided" : `${row.team_id} ${row.key_id} ${row.operation}`;
+      else found = pendingSignature();
+    }
+    if (found !== undefined) {
+      if (found !== signature) throw new RequestIdTaken(usage.requestId);
+      return;
+    }
+    this.givenIds.set(usage.requestId, signature);
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       this.schedulePump();
@@ -134,10 +172,12 @@ export class JournalUsageLedger implements UsageLedger {
         if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
         await segment.named;
       } catch (error) {
+        for (const record of records) if (record.givenId) this.givenIds.delete(record.requestId);
         this.refuse(segment, batch, error);
         return;
       }
       segment.synced.push(bytes);
+      for (const record of records) if (record.givenId) segment.givenIds.push(record.requestId);
       segment.spend.add(records);
       segment.rows += records.length;
       segment.oldestAt ??= records[0]?.at.getTime() ?? null;
@@ -188,7 +228,18 @@ export class JournalUsageLedger implements UsageLedger {
     // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
     named.catch(() => {});
     const spend = this.options.pendingSpend?.open() ?? new SpendTally();
-    return { path, fd, size: 0, synced: [], spend, rows: 0, oldestAt: null, writes: new Set(), named };
+    return {
+      path,
+      fd,
+      size: 0,
+      synced: [],
+      spend,
+      givenIds: [],
+      rows: 0,
+      oldestAt: null,
+      writes: new Set(),
+      named,
+    };
   }
 
   /**
@@ -231,6 +282,7 @@ export class JournalUsageLedger implements UsageLedger {
           this.options.applyBatch,
         ]);
         this.options.pendingSpend?.settle(segment.spend);
+        for (const requestId of segment.givenIds) this.givenIds.delete(requestId);
         segment.synced = [];
         await closeFd(segment.fd).catch(() => {});
         await unlink(segment.path);

@@ -7,7 +7,7 @@ import type { CopyValue } from "../../db/copy-binary.js";
 /**
  * The two writes of the usage ledger, each one transaction for a whole batch:
  * - `billUsage` inserts usage rows keyed by request ID; a request ID already present is skipped,
- *   so a replay bills nothing. The batch goes in by COPY, the cheapest way per row; only when
+ *   so a replay bills nothing, and one whose row is another request's is reported as taken. The batch goes in by COPY, the cheapest way per row; only when
  *   some of its request IDs exist already (the copy fails whole on the duplicate key) is it
  *   inserted again row by row with ON CONFLICT DO NOTHING. Month spend follows the inserted
  *   rows inside the same statement (the trigger of migration 2).
@@ -34,14 +34,21 @@ const INPUT = `
                        $7::text[], $8::text[], $9::real[])
     AS t(request_id, team_id, key_id, operation, price_micros, at, method, path, latency_ms)`;
 
+// The rows already present under a batch's request IDs are read in the statement's snapshot, from
+// before its own inserts: those of another team, key or operation, or voided, are another
+// request's, and their request IDs are returned as taken.
 const INSERT_NEW = `
-  WITH inserted AS (
+  WITH input AS (${INPUT}),
+  inserted AS (
     INSERT INTO usage_records (request_id, team_id, key_id, operation, price_micros, at, method, path, latency_ms)
-    ${INPUT}
+    SELECT * FROM input
     ON CONFLICT (request_id) DO NOTHING
     RETURNING 1
   )
-  SELECT count(*) AS inserted FROM inserted`;
+  SELECT (SELECT count(*) FROM inserted) AS inserted,
+         ARRAY(SELECT i.request_id FROM input i JOIN usage_records u USING (request_id)
+                WHERE u.voided OR u.team_id <> i.team_id OR u.key_id <> i.key_id
+                   OR u.operation <> i.operation) AS taken`;
 
 const TOMBSTONE = `
   WITH input AS (${INPUT})
@@ -63,13 +70,21 @@ const REFUND = `
   )
   SELECT count(*) AS refunded FROM voided`;
 
-/** Writes a batch; resolves once it is committed. Returns how many rows were new. */
-export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<number> {
+/** What a batch's write did: rows new, and request IDs whose rows are another request's. */
+export interface Billed {
+  inserted: number;
+  taken: ReadonlySet<string>;
+}
+
+const NONE_TAKEN: ReadonlySet<string> = new Set();
+
+/** Writes a batch; resolves once it is committed. */
+export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<Billed> {
   const records = unique(batch);
   const rows = records.map(usageRow);
   try {
     await db.copyRows("usage_records", USAGE_COLUMNS, rows);
-    return records.length;
+    return { inserted: records.length, taken: NONE_TAKEN };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
@@ -81,13 +96,16 @@ export async function billUsage(db: Queryable, batch: readonly UsageRecord[]): P
  * NOTHING): what billUsage does once the batch's copy failed on a duplicate key, for callers
  * that copied the batch themselves (usage-journal.ts). Returns how many rows were new.
  */
-export function insertNewUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<number> {
+export function insertNewUsage(db: Queryable, batch: readonly UsageRecord[]): Promise<Billed> {
   return insertNew(db, unique(batch).map(usageRow));
 }
 
-async function insertNew(db: Queryable, rows: readonly (readonly CopyValue[])[]): Promise<number> {
-  const inserted = await db.query<{ inserted: unknown }>(INSERT_NEW, columnsOf(rows, USAGE_COLUMNS));
-  return Number(inserted[0]?.inserted ?? 0);
+async function insertNew(db: Queryable, rows: readonly (readonly CopyValue[])[]): Promise<Billed> {
+  const [row] = await db.query<{ inserted: unknown; taken: string[] | null }>(
+    INSERT_NEW,
+    columnsOf(rows, USAGE_COLUMNS),
+  );
+  return { inserted: Number(row?.inserted ?? 0), taken: new Set(row?.taken ?? []) };
 }
 
 /** Withdraws a batch whose answers were not sent; returns how many billed rows were refunded. */

@@ -120,5 +120,20 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
            AND at >= now() - make_interval(days => (SELECT retention_days FROM request_log_settings));
     `,
   },
+  {
+    version: 4,
+    name: "credit leases",
+    // Per team and holder (a serving process), the credit it has reserved and not yet billed
+    // (accounts/credit-leases.ts); a row not renewed within the lease's time to live is ignored.
+    sql: `
+      CREATE TABLE credit_leases (
+        team_id    text NOT NULL REFERENCES teams (id),
+        holder     text NOT NULL,
+        micros     bigint NOT NULL,
+        renewed_at timestamptz NOT NULL,
+        PRIMARY KEY (team_id, holder)
+      );
+    `,
+  },
   // The portal's tables (versions 20 and up) live with the portal (app/service-migrations.ts joins them).
 ];

@@ -89,20 +89,20 @@ export function registerSignInRoutes(app: FastifyInstance, context: PortalContex
     }
     const session = current as PortalSession;
     const now = context.now();
-    const wait = await limit.refusedFor(email, request.ip, now);
-    if (wait > 0) {
-      reply.header("retry-after", String(wait));
-      const minutes = Math.ceil(wait / 60);
+    const attempt = await limit.attempt(email, request.client, now);
+    if ("waitSeconds" in attempt) {
+      reply.header("retry-after", String(attempt.waitSeconds));
+      const minutes = Math.ceil(attempt.waitSeconds / 60);
       const message = `Too many failed sign-ins. Try again in ${minutes} minutes.`;
       return renderSignIn(context, reply, { session, email, next, status: 429, message });
     }
     const user = email === "" ? null : await context.accounts.findUser(email);
     const matches = await checkPassword(form.get("password") ?? "", user?.passwordHash);
     if (!matches || user === null) {
-      await limit.noteFailure(email, request.ip, now);
       const message = "The e-mail address or password is not right.";
       return renderSignIn(context, reply, { session, email, next, status: 401, message });
     }
+    await limit.succeeded(attempt);
     // A new session on sign-in: a token planted before sign-in is worthless after it.
     await context.store.deleteSession(session.tokenHash);
     await context.sessions.start(request, reply, user.userId);

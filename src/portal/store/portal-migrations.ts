@@ -6,8 +6,8 @@ import type { Migration } from "../../db/migrate.js";
  *   stored, so a leaked table cannot be replayed as cookies (OWASP Session Management Cheat
  *   Sheet). `user_id` is null for a signed-out visitor's session, which exists only to hold the
  *   CSRF token of the sign-in form (synchronizer token pattern, OWASP CSRF Cheat Sheet).
- * - `portal_sign_in_attempts`: failed sign-ins by e-mail and client address, counted over a
- *   window to refuse guessing (docs/portal.md "Sign-in limits"); kept in the database so the
+ * - `portal_sign_in_attempts`: failed and running sign-ins by e-mail and client address, counted
+ *   over a window to refuse guessing (docs/portal.md "Sign-in limits"); kept in the database so the
  *   limit holds across replicas.
  */
 export const PORTAL_MIGRATIONS: readonly Migration[] = [
@@ -33,5 +33,12 @@ export const PORTAL_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX portal_sign_in_attempts_email ON portal_sign_in_attempts (email, at);
       CREATE INDEX portal_sign_in_attempts_client ON portal_sign_in_attempts (client, at);
     `,
+  },
+  {
+    version: 21,
+    name: "sign-in attempts counted before the password is checked",
+    // An attempt is a row from before its password is checked until it succeeds (then deleted),
+    // so concurrent attempts count each other; the ID names the row to delete.
+    sql: `ALTER TABLE portal_sign_in_attempts ADD COLUMN id bigserial PRIMARY KEY;`,
   },
 ];

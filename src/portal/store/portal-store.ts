@@ -31,7 +31,18 @@ export interface PortalStore {
   /** Deletes expired sessions and sign-in failures older than `before`. */
   purge(now: Date, failuresBefore: Date): Promise<void>;
 
-  /** Failed sign-ins since `since`, for this e-mail and for this client address. */
-  countFailures(email: string, client: string, since: Date): Promise<{ email: number; client: number }>;
-  noteFailure(email: string, client: string, at: Date): Promise<void>;
+  /**
+   * Counts a sign-in attempt before its password is checked, atomically across replicas: when
+   * fewer than `limits` attempts (failed or still running) were made since `since` for this e-mail
+   * and for this client, records one at `at` and returns its ID; else returns null.
+   */
+  claimAttempt(
+    email: string,
+    client: string,
+    since: Date,
+    at: Date,
+    limits: { email: number; client: number },
+  ): Promise<number | null>;
+  /** The attempt succeeded: it no longer counts. */
+  clearAttempt(id: number): Promise<void>;
 }

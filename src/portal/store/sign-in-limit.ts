@@ -1,9 +1,9 @@
 import type { PortalStore } from "./portal-store.js";
 
 /**
- * Sign-in guessing limit: failed attempts are counted per e-mail address and per client address
- * over a sliding window, in the database (so every replica counts the same). Past either limit
- * further attempts are refused before any password is checked, which also bounds the scrypt work
+ * Sign-in guessing limit: attempts are counted per e-mail address and per client address over a
+ * sliding window, in the database (so every replica counts the same), from before the password is
+ * checked until it proves right. Past either limit further attempts are refused unchecked, which also bounds the scrypt work
  * an attacker can cause (OWASP Authentication Cheat Sheet, "Protect against automated attacks").
  */
 export interface SignInLimitOptions {
@@ -18,16 +18,23 @@ export class SignInLimit {
     private readonly options: SignInLimitOptions,
   ) {}
 
-  /** Seconds until another attempt is allowed, or 0 when one is allowed now. */
-  async refusedFor(email: string, client: string, now: Date): Promise<number> {
+  /**
+   * Counts an attempt before its password is checked: its ID (pass it to `succeeded` when the
+   * password is right), or the seconds to wait when the limit is reached. Counted first and
+   * atomically, so parallel attempts cannot all slip under the limit, and the scrypt work an
+   * e-mail or a client can cause is bounded by the limit.
+   */
+  async attempt(email: string, client: string, now: Date): Promise<{ id: number } | { waitSeconds: number }> {
     const since = new Date(now.getTime() - this.options.windowMs);
-    const counts = await this.store.countFailures(email, client, since);
-    if (counts.email < this.options.perEmail && counts.client < this.options.perClient) return 0;
-    return Math.ceil(this.options.windowMs / 1000);
+    const id = await this.store.claimAttempt(email, client, since, now, {
+      email: this.options.perEmail,
+      client: this.options.perClient,
+    });
+    return id === null ? { waitSeconds: Math.ceil(this.options.windowMs / 1000) } : { id };
   }
 
-  noteFailure(email: string, client: string, now: Date): Promise<void> {
-    return this.store.noteFailure(email, client, now);
+  succeeded(attempt: { id: number }): Promise<void> {
+    return this.store.clearAttempt(attempt.id);
   }
 
   get windowMs(): number {

@@ -71,26 +71,37 @@ export class SqlPortalStore implements PortalStore {
     ]);
   }
 
-  async countFailures(
+  async claimAttempt(
     email: string,
     client: string,
     since: Date,
-  ): Promise<{ email: number; client: number }> {
-    const [row] = await this.db.query<{ by_email: unknown; by_client: unknown }>(
-      `SELECT count(*) FILTER (WHERE email = lower($1)) AS by_email,
-              count(*) FILTER (WHERE client = $2) AS by_client
-         FROM portal_sign_in_attempts
-        WHERE at >= $3::timestamptz AND (email = lower($1) OR client = $2)`,
-      [email, client, iso(since)],
-    );
-    return { email: toNumber(row?.by_email), client: toNumber(row?.by_client) };
+    at: Date,
+    limits: { email: number; client: number },
+  ): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      // Attempts for one e-mail (and from one client) queue here, so each counts every attempt
+      // committed before it: none passes the limit however many run at once. E-mail first,
+      // then client, in separate lock spaces: one order for every transaction, no deadlock.
+      await tx.query("SELECT pg_advisory_xact_lock(1, hashtext(lower($1)))", [email]);
+      await tx.query("SELECT pg_advisory_xact_lock(2, hashtext($1))", [client]);
+      const [row] = await tx.query<{ by_email: unknown; by_client: unknown }>(
+        `SELECT count(*) FILTER (WHERE email = lower($1)) AS by_email,
+                count(*) FILTER (WHERE client = $2) AS by_client
+           FROM portal_sign_in_attempts
+          WHERE at >= $3::timestamptz AND (email = lower($1) OR client = $2)`,
+        [email, client, iso(since)],
+      );
+      if (toNumber(row?.by_email) >= limits.email || toNumber(row?.by_client) >= limits.client) return null;
+      const [inserted] = await tx.query<{ id: unknown }>(
+        "INSERT INTO portal_sign_in_attempts (email, client, at) VALUES (lower($1), $2, $3::timestamptz) RETURNING id",
+        [email, client, iso(at)],
+      );
+      return toNumber(inserted?.id);
+    });
   }
 
-  async noteFailure(email: string, client: string, at: Date): Promise<void> {
-    await this.db.query(
-      "INSERT INTO portal_sign_in_attempts (email, client, at) VALUES (lower($1), $2, $3::timestamptz)",
-      [email, client, iso(at)],
-    );
+  async clearAttempt(id: number): Promise<void> {
+    await this.db.query("DELETE FROM portal_sign_in_attempts WHERE id = $1", [id]);
   }
 }
 
