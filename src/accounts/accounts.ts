@@ -42,6 +42,12 @@ export interface AccountStore {
    * else undefined. The edge asks this first, so a cached key costs no timer and no promise.
    */
   peek?(secret: string): Authentication | null | undefined;
+  /**
+   * The key was valid when this process last read it, however long ago (its verdict is still
+   * held, if stale). A guesser cannot present such a key; a client over the unknown-key limit
+   * that does is checked as usual instead of refused.
+   */
+  recognizes?(secret: string): boolean;
   close(): Promise<void>;
 }
 

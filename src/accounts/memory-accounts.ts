@@ -58,6 +58,10 @@ export class MemoryAccountStore implements AccountStore {
     return { key: { keyId: key.keyId, keyPrefix: key.keyPrefix, teamId: key.teamId }, team: { ...team } };
   }
 
+  recognizes(secret: string): boolean {
+    return this.peek(secret) !== null;
+  }
+
   async close(): Promise<void> {}
 }
 

@@ -43,6 +43,10 @@ export class RemoteAccountStore implements AccountStore {
     return cached && cached.until > Date.now() ? cached.auth : undefined;
   }
 
+  recognizes(secret: string): boolean {
+    return Boolean(this.verdicts.get(hashApiKey(secret))?.auth);
+  }
+
   async close(): Promise<void> {}
 }
 

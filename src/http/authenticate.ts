@@ -47,11 +47,14 @@ export function authenticationHook(services: Services) {
       admit(services, request, reply, timing, secret!, known, done);
       return;
     }
-    // A client over the unknown-key limit is refused before its key is looked up (a key this
-    // process knows valid, answered above, costs nothing and is served): its guessing costs no
-    // database read until its minute ends.
+    // A client over the unknown-key limit is refused before its key is looked up: its guessing
+    // costs no database read until its minute ends. A key this process knows valid is served
+    // (above), and one it knew valid when it last read it is checked as usual, so a client behind
+    // the same address as a guesser keeps working.
+    const recognized =
+      known === undefined && secret !== null && services.accounts.recognizes?.(secret) === true;
     const limiter = services.keyGuesses;
-    if (limiter.blocking && limiter.blocked(request.client)) {
+    if (!recognized && limiter.blocking && limiter.blocked(request.client)) {
       done(rateLimited());
       return;
     }
@@ -65,7 +68,7 @@ export function authenticationHook(services: Services) {
       refuse(services, request, secret, done);
       return;
     }
-    screenThenCheck(services, request, secret).then(
+    (recognized ? checkKey(services, secret) : screenThenCheck(services, request, secret)).then(
       (auth) => continueSafely(request, () => admit(services, request, reply, timing, secret, auth, done)),
       (error: Error) => continueSafely(request, () => done(error)),
     );

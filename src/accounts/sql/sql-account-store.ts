@@ -48,6 +48,8 @@ interface Cached<T> {
  */
 export class SqlAccountStore implements AccountStore, Subscriber {
   private readonly keys = new Map<string, Cached<ApiKeyIdentity | null>>();
+  /** Hashes of keys read valid at some time, kept through evictions (`recognizes`). */
+  private readonly seenValid = new Set<string>();
   private readonly teams = new Map<string, Cached<MonthStanding | null>>();
   /** Reads running, by key hash and by team: concurrent callers share one. */
   private readonly loadingKeys = new Map<string, Promise<ApiKeyIdentity | null>>();
@@ -105,6 +107,10 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     const standing = this.freshStanding(key.teamId, monthAt(now), now);
     if (standing === undefined || standing === null) return standing;
     return { key, team: standing };
+  }
+
+  recognizes(secret: string): boolean {
+    return this.seenValid.has(hashApiKey(secret));
   }
 
   /** Applies this replica's own durable spend at once, so its view of credit never lags it. */
@@ -185,7 +191,10 @@ export class SqlAccountStore implements AccountStore, Subscriber {
       [hash],
     );
     const row = rows[0];
-    return row ? { keyId: row.id, keyPrefix: row.display_prefix, teamId: row.team_id } : null;
+    if (!row) return null;
+    if (this.seenValid.size >= MAX_CACHED_KEYS) this.seenValid.clear();
+    this.seenValid.add(hash);
+    return { keyId: row.id, keyPrefix: row.display_prefix, teamId: row.team_id };
   }
 
   private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
