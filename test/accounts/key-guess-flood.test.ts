@@ -15,7 +15,7 @@ import type { TestDatabase } from "../support/databases.js";
  */
 const skip = (await serverSkip("PostgreSQL")) || (await serverSkip("Redis"));
 
-/** The database, counting the statements that read an API key by hash. */
+/** The database, counting the statements that read an API key or a team's standing. */
 function counting(db: Database): { db: Database; keyReads: () => number } {
   let reads = 0;
   const wrapped = new Proxy(db, {
@@ -23,7 +23,7 @@ function counting(db: Database): { db: Database; keyReads: () => number } {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (property === "query" && typeof value === "function") {
         return (sql: string, params?: unknown[]) => {
-          if (/FROM api_keys WHERE hash/.test(sql)) reads++;
+          if (/FROM api_keys k/.test(sql) || /FROM teams t/.test(sql)) reads++;
           return (value as Database["query"]).call(target, sql, params);
         };
       }
@@ -70,6 +70,12 @@ describe("a flood of unrecognized keys", { skip }, () => {
       payload: { line: "1 Main St" },
       remoteAddress: client,
     });
+
+  test("a key's first check is one read, its team's standing with it", async () => {
+    const start = reads();
+    assert.equal((await parse(first, secret, "192.0.2.50")).statusCode, 200);
+    assert.equal(reads() - start, 1);
+  });
 
   test("one unrecognized key repeated on any replica is read from the database once", async () => {
     const key = `sk_${randomBytes(24).toString("base64url")}`;

@@ -2,7 +2,7 @@ import type { AccountStore, ApiKeyIdentity, Authentication, TeamStanding, UsageR
 import { hashApiKey } from "../api-keys.js";
 import { ACCOUNT_CHANNEL, monthAt, monthOf, parseChange } from "./account-changes.js";
 import type { PendingSpend } from "../ledger/pending-spend.js";
-import { readStandings } from "./team-standing.js";
+import { readKeyWithStanding, readStandings } from "./team-standing.js";
 import type { Database, Subscriber } from "../../db/database.js";
 
 export interface AccountCacheOptions {
@@ -185,21 +185,32 @@ export class SqlAccountStore implements AccountStore, Subscriber {
     cache.set(id, { value, at });
   }
 
+  /**
+   * The key and its team's standing in one read: the standing is cached beside the key (unless a
+   * change raced the read), so a key's first check costs the database one statement.
+   */
   private async readKey(hash: string): Promise<ApiKeyIdentity | null> {
-    const rows = await this.db.query<{ id: string; display_prefix: string; team_id: string }>(
-      "SELECT id, display_prefix, team_id FROM api_keys WHERE hash = $1 AND revoked_at IS NULL",
-      [hash],
-    );
-    const row = rows[0];
-    if (!row) return null;
+    const generation = this.generation;
+    const at = this.now();
+    const month = monthAt(at);
+    const found = await readKeyWithStanding(this.db, hash, month);
+    if (found === null) return null;
     if (this.seenValid.size >= MAX_CACHED_KEYS) this.seenValid.clear();
     this.seenValid.add(hash);
-    return { keyId: row.id, keyPrefix: row.display_prefix, teamId: row.team_id };
+    const { teamId, team } = found;
+    if (team !== null && generation === this.generation && !this.loadingTeams.has(teamId))
+      this.remember(this.teams, teamId, this.withPending(team, month), at);
+    return { keyId: found.keyId, keyPrefix: found.keyPrefix, teamId };
   }
 
   private async readTeam(teamId: string, month: string): Promise<MonthStanding | null> {
     const [team] = await readStandings(this.db, month, teamId);
-    if (!team) return null;
+    return team ? this.withPending(team, month) : null;
+  }
+
+  /** A standing read from the database, with spend journaled and not yet applied added. */
+  private withPending(team: TeamStanding, month: string): MonthStanding {
+    const teamId = team.teamId;
     const pending = this.options.pendingSpend?.of(teamId, month);
     return new MonthStanding(
       team.teamId,
