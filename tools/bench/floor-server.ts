@@ -8,11 +8,11 @@
  *   written  each answer leaves once its usage row is written to a file, the rows of a turn in
  *            one write (RowFile below) to the page cache: the least any ledger that keeps its
  *            rows outside the process can do, durable against a killed process only.
- *   synced   the same file opened with O_DSYNC: the least any durable ledger can do, with no
- *            database at all.
+ *   synced   the same file opened with O_DSYNC: the least a ledger durable against a power loss
+ *            can do, with no database at all.
  *   billed   each answer leaves once its usage row is durable, in the ledger the service opens
- *            on the same configuration (on the embedded database: the O_DSYNC journal, applied
- *            to PGlite in the background). The least the service can do and still bill as
+ *            on the same configuration (on the embedded database: the journal written to the
+ *            operating system, applied to PGlite in the background). The least the service can do and still bill as
  *            DECISIONS.md requires.
  *
  *   node dist/tools/bench/floor-server.js floor|written|synced|billed   (PORT, INDEX, DATA_DIR, …)

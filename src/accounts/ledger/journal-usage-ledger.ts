@@ -1,5 +1,5 @@
 import { close, constants, mkdirSync, openSync, readdirSync, readFileSync, write } from "node:fs";
-import { open, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
@@ -48,11 +48,6 @@ interface Segment {
   rows: number;
   oldestAt: number | null;
   writes: Set<Promise<void>>;
-  /**
-   * The directory's sync after the file was created: a write is durable only once the file's
-   * name is too (O_DSYNC covers the file's data and size, not the directory entry).
-   */
-  named: Promise<void>;
 }
 
 /** A journal's name: its number and its format (usage-journal.ts). */
@@ -66,12 +61,11 @@ const closeFd = promisify(close);
 
 /**
  * The usage ledger of the embedded database. A usage row is durable once it is in an
- * append-only journal on the local disk, encoded once as a binary COPY tuple (usage-journal.ts):
- * `record()` resolves after the synchronous write (the
- * file is opened with O_DSYNC) that covers it, and after the directory's sync that made a new
- * journal's name durable. Rows arriving in one turn of the event loop share one write, and up
- * to eight writes overlap (group commit in the operating system, with no database work on the
- * answer's path).
+ * append-only journal beside the database, written to the operating system (DECISIONS.md: as
+ * durable as the embedded database itself, which survives the process being killed, not a power
+ * loss), encoded once as a binary COPY tuple (usage-journal.ts): `record()` resolves after the
+ * write that covers it returns. Rows arriving in one turn of the event loop share one write, and
+ * up to eight writes overlap, with no database work on the answer's path.
  * Every `applyEveryMs` the journal is closed, a new one started, and the closed one's rows are
  * written into the database in large batches (its synced tuples copied as they are, on the
  * embedded database's own thread; idempotent by request ID) and the file deleted. At start,
@@ -170,7 +164,6 @@ export class JournalUsageLedger implements UsageLedger {
       try {
         const { bytesWritten } = await writeAt(segment.fd, bytes, 0, bytes.length, offset);
         if (bytesWritten !== bytes.length) throw new Error("short write to the usage journal");
-        await segment.named;
       } catch (error) {
         for (const record of records) if (record.givenId) this.givenIds.delete(record.requestId);
         this.refuse(segment, batch, error);
@@ -220,13 +213,9 @@ export class JournalUsageLedger implements UsageLedger {
 
   private openSegment(): Segment {
     const path = join(this.options.dir, `usage-${String(this.nextSequence++).padStart(12, "0")}.copy`);
-    // O_DSYNC: a write returns once its data is on the disk, so each append is one system call
-    // (and one trip to libuv's thread pool) rather than a write and then an fdatasync.
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC;
-    const fd = openSync(path, flags, 0o600);
-    const named = syncDirectory(this.options.dir);
-    // Awaited by every write; a failure is that write's (refuse), not an unhandled rejection.
-    named.catch(() => {});
+    // No O_DSYNC and no fsync: a row is durable once its write has returned (DECISIONS.md: on
+    // the embedded database, written to the operating system, which survives the process).
+    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     const spend = this.options.pendingSpend?.open() ?? new SpendTally();
     return {
       path,
@@ -238,7 +227,6 @@ export class JournalUsageLedger implements UsageLedger {
       rows: 0,
       oldestAt: null,
       writes: new Set(),
-      named,
     };
   }
 
@@ -306,16 +294,6 @@ export class JournalUsageLedger implements UsageLedger {
     await this.apply();
     await closeFd(this.current.fd).catch(() => {});
     await unlink(this.current.path).catch(() => {});
-  }
-}
-
-/** fsync of a directory, so the names created in it survive a power loss. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
