@@ -36,8 +36,13 @@ export interface Figures {
   rssUnderLoadBytes?: number;
   /** CPU µs of the same work in process (no HTTP, accounts or billing). */
   inProcessMicros?: number;
-  /** The target: 2 × (in-process cost + the bare server's cost per request), in µs. */
-  boundMicros?: number;
+  /** The bare server's process CPU per request in the round paired with this one (Linux), µs. */
+  bareCpuMicros?: number;
+  /**
+   * The headline: the server's process CPU per request over (the bare server's CPU per request
+   * + the in-process cost of the work), the median over the rounds; target at most 1.5.
+   */
+  cpuRatio?: number;
   /** Where the CPU went, in µs a request, and the cores busy (Linux). */
   cpu?: CpuSpent;
 }
