@@ -71,6 +71,14 @@ export interface UsageRecord {
   givenId?: boolean;
 }
 
+/** Two usage records of one request (a replay): same team, key and operation. */
+export function sameRequest(
+  a: Pick<UsageRecord, "teamId" | "keyId" | "operation">,
+  b: Pick<UsageRecord, "teamId" | "keyId" | "operation">,
+): boolean {
+  return a.teamId === b.teamId && a.keyId === b.keyId && a.operation === b.operation;
+}
+
 const REQUEST_ID_TAKEN = "request ID taken by another request: ";
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../errors.js";
+import type { TeamStanding } from "./accounts.js";
 
 /**
  * Credit leases: how many replicas answer one team without spending past its balance or budget
@@ -40,6 +41,26 @@ export type LeaseGrant =
   { grantedMicros: number; refusal?: undefined } | { grantedMicros: 0; refusal: LeaseRefusal };
 
 export type LeaseRefusal = Extract<ErrorCode, "insufficient_credit" | "budget_exceeded">;
+
+/**
+ * What a lease source grants a holder: what is left of the team's credit and budget beside every
+ * holder's reservation (`othersMicros` and the holder's own), half of it at most so other holders
+ * find some, at least one request (`minMicros`) while anything is left.
+ */
+export function grantFrom(
+  team: Pick<TeamStanding, "creditMicros" | "budgetMicros" | "monthSpendMicros">,
+  othersMicros: number,
+  request: LeaseRequest,
+): LeaseGrant {
+  const reserved = othersMicros + request.outstandingMicros;
+  const creditLeft = team.creditMicros - reserved;
+  const budgetLeft =
+    team.budgetMicros === null ? Infinity : team.budgetMicros - team.monthSpendMicros - reserved;
+  const left = Math.min(creditLeft, budgetLeft);
+  if (left <= 0)
+    return { grantedMicros: 0, refusal: creditLeft <= 0 ? "insufficient_credit" : "budget_exceeded" };
+  return { grantedMicros: Math.max(request.minMicros, Math.min(request.wantMicros, Math.floor(left / 2))) };
+}
 
 /** A lease is kept by the database this long after its holder last wrote it. */
 export const LEASE_TTL_MS = 10_000;

@@ -8,7 +8,8 @@ import type {
   UsageLedger,
   UsageRecord,
 } from "./accounts.js";
-import { RequestIdTaken } from "./accounts.js";
+import { BlockedClients, RequestIdTaken, sameRequest } from "./accounts.js";
+import { grantFrom } from "./credit-leases.js";
 import type { LeaseGrant, LeaseRequest, LeaseSource } from "./credit-leases.js";
 import { describeKey, hashApiKey } from "./api-keys.js";
 
@@ -73,11 +74,7 @@ export class MemoryUsageLedger implements UsageLedger {
   async record(usage: UsageRecord): Promise<void> {
     const present = this.records.get(usage.requestId);
     if (present !== undefined) {
-      const same =
-        present.teamId === usage.teamId &&
-        present.keyId === usage.keyId &&
-        present.operation === usage.operation;
-      if (!same) throw new RequestIdTaken(usage.requestId);
+      if (!sameRequest(present, usage)) throw new RequestIdTaken(usage.requestId);
       return;
     }
     this.records.set(usage.requestId, usage);
@@ -100,47 +97,39 @@ export class MemoryRequestLog implements RequestLog {
 /** Counts different unrecognized keys per client address in fixed one-minute windows. */
 export class MemoryKeyGuessLimiter implements KeyGuessLimiter {
   private readonly windows = new Map<string, { minute: number; hashes: Set<string> }>();
-  /** Windows over the limit, this minute's or older ones not yet replaced: `blocking` may say yes needlessly, never no wrongly. */
-  private overLimit = 0;
+  private readonly known: BlockedClients;
 
   constructor(
     private readonly limit: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.known = new BlockedClients(now);
+  }
 
   get blocking(): boolean {
-    return this.overLimit > 0;
+    return this.known.blocking;
   }
 
   blocked(client: string): boolean {
-    const window = this.windows.get(client);
-    return window !== undefined && window.hashes.size > this.limit && window.minute === this.minute();
-  }
-
-  private minute(): number {
-    return Math.floor(this.now() / 60_000);
+    return this.known.blocked(client);
   }
 
   async noteUnrecognized(client: string, keyHash: string): Promise<boolean> {
-    const minute = this.minute();
+    const minute = Math.floor(this.now() / 60_000);
     let window = this.windows.get(client);
     if (!window || window.minute !== minute) {
-      if (window !== undefined && window.hashes.size > this.limit) this.overLimit--;
       if (this.windows.size > 100_000) this.evictBefore(minute);
       window = { minute, hashes: new Set() };
       this.windows.set(client, window);
     }
-    if (window.hashes.size <= this.limit) {
-      window.hashes.add(keyHash);
-      if (window.hashes.size > this.limit) this.overLimit++;
-    }
-    return window.hashes.size > this.limit;
+    if (window.hashes.size <= this.limit) window.hashes.add(keyHash);
+    const over = window.hashes.size > this.limit;
+    if (over) this.known.block(client);
+    return over;
   }
 
   private evictBefore(minute: number): void {
     for (const [client, window] of this.windows) if (window.minute < minute) this.windows.delete(client);
-    this.overLimit = 0;
-    for (const window of this.windows.values()) if (window.hashes.size > this.limit) this.overLimit++;
   }
 
   async close(): Promise<void> {}
@@ -158,19 +147,14 @@ export class MemoryLeaseSource implements LeaseSource {
   async acquire(request: LeaseRequest): Promise<LeaseGrant> {
     const team = this.accounts.team(request.teamId);
     if (team === undefined) return { grantedMicros: 0, refusal: "insufficient_credit" };
-    let reserved = request.outstandingMicros;
+    let others = 0;
     for (const [key, micros] of this.leases)
       if (key.startsWith(`${request.teamId} `) && key !== `${request.teamId} ${request.holder}`)
-        reserved += micros;
-    const creditLeft = team.creditMicros - reserved;
-    const budgetLeft =
-      team.budgetMicros === null ? Infinity : team.budgetMicros - team.monthSpendMicros - reserved;
-    const left = Math.min(creditLeft, budgetLeft);
-    if (left <= 0)
-      return { grantedMicros: 0, refusal: creditLeft <= 0 ? "insufficient_credit" : "budget_exceeded" };
-    const granted = Math.max(request.minMicros, Math.min(request.wantMicros, Math.floor(left / 2)));
-    this.leases.set(`${request.teamId} ${request.holder}`, request.outstandingMicros + granted);
-    return { grantedMicros: granted };
+        others += micros;
+    const grant = grantFrom(team, others, request);
+    if (grant.refusal === undefined)
+      this.leases.set(`${request.teamId} ${request.holder}`, request.outstandingMicros + grant.grantedMicros);
+    return grant;
   }
 
   async settle(teamId: string, holder: string, outstandingMicros: number): Promise<void> {

@@ -91,7 +91,6 @@ export function buildApp(services: Services, options: AppOptions): FastifyInstan
     clientErrorHandler: rejectMalformedHttp,
     ...(options.https ? { https: { ...options.https, ...serverOptions } } : {}),
   }) as unknown as FastifyInstance;
-  app.server.headersTimeout = headersTimeout;
   limitConnectionsPerClient(app, options.connectionsPerClient ?? 256, trust, ipv6Prefix);
 
   const routes: ServedRoute[] = [];
@@ -170,11 +169,18 @@ function rejectMalformedHttp(error: Error & { code?: string }, socket: Socket): 
       ? { error: "request_timeout", message: "The request did not arrive in time; send it whole, promptly." }
       : { error: "bad_request", message: "The HTTP request could not be read." },
   );
-  const status = timedOut ? "408 Request Timeout" : "400 Bad Request";
+  answerAndClose(socket, timedOut ? "408 Request Timeout" : "400 Bad Request", body);
+}
+
+/**
+ * A JSON answer written straight to a socket the server will not read from again, then closed; a
+ * client that stopped reading does not hold it open behind the unsent answer for more than 1 s.
+ */
+function answerAndClose(socket: Socket, status: string, body: string, headers = ""): void {
+  socket.on("error", () => socket.destroy());
   socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
   );
-  // A client that stopped reading must not hold the socket open behind an unsent answer.
   socket.setTimeout(1000, () => socket.destroy());
 }
 
@@ -201,11 +207,7 @@ function limitConnectionsPerClient(
     const client = clientKey(peer, ipv6Prefix);
     const count = (open.get(client) ?? 0) + 1;
     if (count > cap) {
-      socket.on("error", () => socket.destroy());
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${TOO_MANY_CONNECTIONS}`,
-      );
-      socket.setTimeout(1000, () => socket.destroy());
+      answerAndClose(socket, "503 Service Unavailable", TOO_MANY_CONNECTIONS, "Retry-After: 1\r\n");
       return;
     }
     open.set(client, count);

@@ -173,11 +173,9 @@ async function main(): Promise<void> {
           ? []
           : [round.cpu.server / (round.bareCpuMicros + inProcess)],
       );
-      if (ratios.length > 0) row.cpuRatio = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-      const median = (row.rounds ?? []).flatMap((round) =>
-        round.bareCpuMicros === undefined ? [] : [round.bareCpuMicros],
-      );
-      if (median.length > 0) row.bareCpuMicros = median.sort((a, b) => a - b)[Math.floor(median.length / 2)];
+      // The row's own CPU figures are its median round's (by ratio to bare); the ratio is the
+      // median of every round's.
+      if (ratios.length > 0) row.cpuRatio = ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
     }
     rows.unshift({
       ...medianBy(bareRounds, (row) => row.requestsPerSecond),

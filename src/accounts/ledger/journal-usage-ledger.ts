@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Logger } from "pino";
 import { atTurnEnd } from "../../runtime/turn-end.js";
-import { RequestIdTaken } from "../accounts.js";
-import type { LedgerBacklog, UsageLedger, UsageRecord } from "../accounts.js";
+import { RequestIdTaken, sameRequest } from "../accounts.js";
+import type { LedgerBacklog, Operation, UsageLedger, UsageRecord } from "../accounts.js";
 import { SpendTally } from "./pending-spend.js";
 import type { PendingSpend } from "./pending-spend.js";
 import type { PgliteThreadDatabase } from "../../db/pglite-thread-database.js";
@@ -50,6 +50,9 @@ interface Segment {
   writes: Set<Promise<void>>;
 }
 
+/** What makes two usage records one request (`sameRequest`). */
+type Signature = Pick<UsageRecord, "teamId" | "keyId" | "operation">;
+
 /** A journal's name: its number and its format (usage-journal.ts). */
 const SEGMENT = /^usage-(\d{12})\.(copy|jsonl)$/;
 /** Writes running at once: a row waits for one write, never for one already running plus its own. */
@@ -83,7 +86,7 @@ export class JournalUsageLedger implements UsageLedger {
   private readonly timer: NodeJS.Timeout;
   private nextSequence: number;
   /** Balancer-given request IDs journaled and not yet applied, with their team, key and operation. */
-  private readonly givenIds = new Map<string, string>();
+  private readonly givenIds = new Map<string, Signature>();
 
   private constructor(
     private readonly db: PgliteThreadDatabase,
@@ -116,26 +119,26 @@ export class JournalUsageLedger implements UsageLedger {
    * request's (RequestIdTaken). The one read this costs is paid only behind a balancer.
    */
   private async recordGiven(usage: UsageRecord): Promise<void> {
-    const signature = `${usage.teamId} ${usage.keyId} ${usage.operation}`;
-    const pendingSignature = (): string | undefined => this.givenIds.get(usage.requestId);
-    let found = pendingSignature();
+    let found: Signature | "voided" | undefined = this.givenIds.get(usage.requestId);
     if (found === undefined) {
       const [row] = await this.db.query<{
         team_id: string;
         key_id: string;
-        operation: string;
+        operation: Operation;
         voided: boolean;
       }>("SELECT team_id, key_id, operation, voided FROM usage_records WHERE request_id = $1", [
         usage.requestId,
       ]);
-      if (row) found = row.voided ? "voided" : `${row.team_id} ${row.key_id} ${row.operation}`;
-      else found = pendingSignature();
+      if (row)
+        found = row.voided ? "voided" : { teamId: row.team_id, keyId: row.key_id, operation: row.operation };
+      // Journaled by another record of this ID while the read ran.
+      else found = this.givenIds.get(usage.requestId);
     }
     if (found !== undefined) {
-      if (found !== signature) throw new RequestIdTaken(usage.requestId);
+      if (found === "voided" || !sameRequest(found, usage)) throw new RequestIdTaken(usage.requestId);
       return;
     }
-    this.givenIds.set(usage.requestId, signature);
+    this.givenIds.set(usage.requestId, usage);
     return new Promise((resolve, reject) => {
       this.waiting.push({ usage, resolve, reject });
       this.schedulePump();

@@ -1,10 +1,15 @@
 import type { Database } from "../../db/database.js";
 import { toNumber } from "../../db/database.js";
-import { LEASE_TTL_MS } from "../credit-leases.js";
+import { grantFrom, LEASE_TTL_MS } from "../credit-leases.js";
 import type { LeaseGrant, LeaseRequest, LeaseSource } from "../credit-leases.js";
 import type { PendingSpend } from "../ledger/pending-spend.js";
 import { monthAt } from "./account-changes.js";
 import { readStandings } from "./team-standing.js";
+
+/** A holder's row: what it holds for the team now, renewed. */
+const UPSERT_LEASE = `
+  INSERT INTO credit_leases (team_id, holder, micros, renewed_at) VALUES ($1, $2, $3, now())
+  ON CONFLICT (team_id, holder) DO UPDATE SET micros = excluded.micros, renewed_at = excluded.renewed_at`;
 
 /**
  * Credit leases in the accounts database (credit-leases.ts): one transaction per grant, holding
@@ -36,27 +41,19 @@ export class SqlLeaseSource implements LeaseSource {
         [request.teamId, request.holder],
       );
       const pending = this.pendingSpend?.of(request.teamId, month) ?? { total: 0, month: 0 };
-      const reserved = toNumber(others?.micros) + request.outstandingMicros;
-      const creditLeft = team.creditMicros - pending.total - reserved;
-      const budgetLeft =
-        team.budgetMicros === null
-          ? Infinity
-          : team.budgetMicros - team.monthSpendMicros - pending.month - reserved;
-      const left = Math.min(creditLeft, budgetLeft);
-      if (left <= 0) {
-        return {
-          grantedMicros: 0,
-          refusal: creditLeft <= 0 ? "insufficient_credit" : "budget_exceeded",
-        } as const;
-      }
-      // Half of what is left, so other holders find some; at least one request while anything is.
-      const granted = Math.max(request.minMicros, Math.min(request.wantMicros, Math.floor(left / 2)));
-      await tx.query(
-        `INSERT INTO credit_leases (team_id, holder, micros, renewed_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT (team_id, holder) DO UPDATE SET micros = excluded.micros, renewed_at = excluded.renewed_at`,
-        [request.teamId, request.holder, request.outstandingMicros + granted],
-      );
-      return { grantedMicros: granted };
+      const spent = {
+        creditMicros: team.creditMicros - pending.total,
+        budgetMicros: team.budgetMicros,
+        monthSpendMicros: team.monthSpendMicros + pending.month,
+      };
+      const grant = grantFrom(spent, toNumber(others?.micros), request);
+      if (grant.refusal === undefined)
+        await tx.query(UPSERT_LEASE, [
+          request.teamId,
+          request.holder,
+          request.outstandingMicros + grant.grantedMicros,
+        ]);
+      return grant;
     });
   }
 
@@ -65,10 +62,6 @@ export class SqlLeaseSource implements LeaseSource {
       await this.db.query("DELETE FROM credit_leases WHERE team_id = $1 AND holder = $2", [teamId, holder]);
       return;
     }
-    await this.db.query(
-      `INSERT INTO credit_leases (team_id, holder, micros, renewed_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (team_id, holder) DO UPDATE SET micros = excluded.micros, renewed_at = excluded.renewed_at`,
-      [teamId, holder, outstandingMicros],
-    );
+    await this.db.query(UPSERT_LEASE, [teamId, holder, outstandingMicros]);
   }
 }
