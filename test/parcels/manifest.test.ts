@@ -20,8 +20,8 @@ test("a manifest of another format or version is refused with a clear message", 
   };
   assert.equal(parseManifest(JSON.stringify(base), "m").buildId, "b_x");
   assert.throws(
-    () => parseManifest(JSON.stringify({ ...base, formatVersion: 3 }), "m"),
-    /format version 3 is not supported \(this build reads 1 and 2\)/,
+    () => parseManifest(JSON.stringify({ ...base, formatVersion: 4 }), "m"),
+    /format version 4 is not supported \(this build reads 1, 2 and 3\)/,
   );
   assert.throws(
     () => parseManifest(JSON.stringify({ ...base, format: "other" }), "m"),

@@ -7,6 +7,7 @@ import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { nationalGazetteer } from "../../src/places/gazetteer.js";
 import { IndexBuild } from "../../src/parcels/store/index-build.js";
+import { idShardRefs } from "../../src/parcels/format/manifest.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { nationalPlan, writeNationalCsv } from "../../src/parcels/demo/synthetic-national.js";
@@ -76,11 +77,11 @@ async function nationalBuild(store: LocalBlobStore): Promise<string[]> {
   const elapsed = seconds(started);
   const bytes =
     manifest.chunks.reduce((s, c) => s + c.bytes, 0) +
-    manifest.idShards.reduce((s, c) => s + c.bytes, 0) +
+    idShardRefs(manifest).reduce((s, c) => s + c.bytes, 0) +
     manifest.streets.bytes;
   const parcels = manifest.counts.parcels;
   print(
-    `national build: ${parcels} parcels, ${manifest.chunks.length} ZIP chunks, ${manifest.idShards.length} ID shards, ${manifest.counts.buildings} buildings`,
+    `national build: ${parcels} parcels, ${manifest.chunks.length} ZIP chunks, ${idShardRefs(manifest).length} ID shards, ${manifest.counts.buildings} buildings`,
   );
   print(
     `  wall ${elapsed.toFixed(1)} s (${Math.round(parcels / elapsed)} parcels/s), CPU ${cpuSince(cpu).toFixed(1)} s${waitedSince(waited)}`,

@@ -25,24 +25,29 @@ export async function buildSyntheticIndex(
   const plan = nationalPlan(nationalGazetteer(), parcels, zips);
   const writer = new BuildWriter(store, null);
   const ids = new UlidGenerator();
-  for (const [place, generated] of nationalParcels(plan)) {
-    const groups = new ParcelGroups();
-    for (const parcel of generated) groups.add(toRow(parcel));
-    const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
-    entries.forEach(onEntry);
-    await writer.addChunk(place.zip5, entries);
+  try {
+    for (const [place, generated] of nationalParcels(plan)) {
+      const groups = new ParcelGroups();
+      for (const parcel of generated) groups.add(toRow(parcel));
+      const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
+      entries.forEach(onEntry);
+      await writer.addChunk(place.zip5, entries);
+    }
+    const manifest = await writer.finish();
+    await publishBuild(store, manifest);
+    return manifest;
+  } finally {
+    writer.discard();
   }
-  const manifest = await writer.finish();
-  await publishBuild(store, manifest);
-  return manifest;
 }
 
 /** A generated parcel as an ingest row, field by field (a rest spread per row costs more than the build). */
-function toRow(p: SyntheticParcel): IngestRow {
+export function toRow(p: SyntheticParcel): IngestRow {
   const row = emptyIngestRow("synthetic", 0);
   row.apn = p.apn;
   row.fips = p.fips;
   row.addressNumber = p.addressNumber;
+  row.addressNumberSuffix = p.addressNumberSuffix;
   row.predirectional = p.predirectional;
   row.streetName = p.streetName;
   row.streetSuffix = p.streetSuffix;

@@ -14,6 +14,8 @@ export interface SyntheticParcel {
   apn: string;
   fips: string;
   addressNumber: string;
+  /** A letter or fraction after the number (`17417B`, `12 1/2`); realistic ZIPs only. */
+  addressNumberSuffix: string;
   predirectional: string;
   streetName: string;
   streetSuffix: string;
@@ -138,9 +140,21 @@ export function syntheticFips(place: Place): string {
   return `${stateFipsOf(place.state) || "99"}${String(hash * 2 + 1).padStart(3, "0")}`;
 }
 
-/** Street names of one ZIP; the last pair are near-identical (one letter apart) on purpose. */
-function streetNames(random: () => number, count: number): string[] {
+/** Direction words that begin real street names (`NORTH RIDGE`, `WEST SHORE`). */
+const DIRECTION_WORDS = ["NORTH", "SOUTH", "EAST", "WEST"];
+const PREDIRECTIONALS = ["N", "S", "E", "W"];
+
+/**
+ * Street names of one ZIP; the last pair are near-identical (one letter apart) on purpose. In a
+ * realistic ZIP about one street in twelve begins with a direction word.
+ */
+function streetNames(random: () => number, count: number, realistic: boolean): string[] {
   const names = new Set<string>();
+  if (realistic) {
+    for (let i = 0; i < Math.floor(count / 12); i++) {
+      names.add(`${DIRECTION_WORDS[i % 4]} ${WORDS[Math.floor(random() * WORDS.length)] ?? "OAK"}`);
+    }
+  }
   // About a quarter of a town's streets are numbered (1ST, 2ND …), the rest named.
   for (let n = 1; names.size < Math.ceil(count / 4) && n < 40; n++) names.add(numberedOrdinal(n));
   while (names.size < count) {
@@ -155,12 +169,19 @@ function streetNames(random: () => number, count: number): string[] {
 }
 
 /**
- * The parcels of one ZIP, version 1 or 2. Deterministic in (place, count, version).
- * About 1 in 48 situs addresses is a building; 1 in 97 has no situs address.
+ * The parcels of one ZIP, version 1 or 2. Deterministic in (place, count, version, realistic).
+ * About 1 in 48 situs addresses is a building; 1 in 97 has no situs address. A `realistic` ZIP
+ * (the national benchmark's) also has lettered and fractional house numbers, predirectionals and
+ * streets whose name begins with a direction word.
  */
-export function generateZip(place: Place, count: number, version: 1 | 2 = 1): SyntheticParcel[] {
+export function generateZip(
+  place: Place,
+  count: number,
+  version: 1 | 2 = 1,
+  realistic = false,
+): SyntheticParcel[] {
   const random = seededRandom(Number(place.zip5) * 7919 + 17);
-  const zip = new ZipParcels(place, random, Math.max(4, Math.ceil(count / 120)));
+  const zip = new ZipParcels(place, random, Math.max(4, Math.ceil(count / 120)), realistic);
   const parcels: SyntheticParcel[] = [];
   for (let situs = 0; parcels.length < count; situs++) parcels.push(...zip.atSitus(situs));
   parcels.length = count;
@@ -171,6 +192,7 @@ export function generateZip(place: Place, count: number, version: 1 | 2 = 1): Sy
 class ZipParcels {
   private readonly names: string[];
   private readonly suffixOf: Map<string, string>;
+  private readonly directionOf = new Map<string, string>();
   private readonly fips: string;
   private lot = 0;
 
@@ -178,11 +200,19 @@ class ZipParcels {
     private readonly place: Place,
     private readonly random: () => number,
     streets: number,
+    private readonly realistic: boolean,
   ) {
-    this.names = streetNames(random, streets);
+    this.names = streetNames(random, streets, realistic);
     this.suffixOf = new Map(
       this.names.map((name) => [name, SUFFIXES[Math.floor(random() * SUFFIXES.length)] ?? "ST"]),
     );
+    if (realistic) {
+      this.names.forEach((name, i) => {
+        if (i % 7 === 3 && !DIRECTION_WORDS.some((word) => name.startsWith(word))) {
+          this.directionOf.set(name, PREDIRECTIONALS[i % 4] ?? "N");
+        }
+      });
+    }
     this.fips = syntheticFips(place);
   }
 
@@ -202,6 +232,8 @@ class ZipParcels {
       return [...own, ...Array.from({ length: units }, (_, i) => at(String(101 + i)))];
     }
     const first = at();
+    // Realistic ZIPs: a lettered number (17417B) and a fractional one (12 1/2).
+    if (this.realistic && (kind === 83 || kind === 89)) first.addressNumberSuffix = kind === 83 ? "B" : "1/2";
     if (kind !== 47) return [first];
     const other = at(); // the same number and street with a second suffix
     other.streetSuffix = other.streetSuffix === "AVE" ? "ST" : "AVE";
@@ -218,7 +250,8 @@ class ZipParcels {
       apn,
       fips: this.fips,
       addressNumber: address?.number ?? "",
-      predirectional: "",
+      addressNumberSuffix: "",
+      predirectional: address ? (this.directionOf.get(address.name) ?? "") : "",
       streetName: address?.name ?? "",
       streetSuffix: address ? (this.suffixOf.get(address.name) ?? "ST") : "",
       occupancyType: address?.unit ? "UNIT" : "",
@@ -274,7 +307,7 @@ export function syntheticCsvLine(p: SyntheticParcel): string {
     p.apn,
     p.fips,
     p.addressNumber,
-    "",
+    p.addressNumberSuffix,
     p.predirectional,
     p.streetName,
     p.streetSuffix,

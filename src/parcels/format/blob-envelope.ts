@@ -8,7 +8,8 @@ import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
  *   offset  size  field
  *   0       4     magic "SITX"
  *   4       2     format version (u16 LE), FORMAT_VERSION
- *   6       2     kind (u16 LE): 1 chunk, 2 ID directory shard, 3 street dictionary, 4 places
+ *   6       2     kind (u16 LE): 1 chunk, 2 ID directory shard (versions 1 and 2), 3 street
+ *                  dictionary, 4 places, 5 ID directory layer shard
  *   8       4     payload length after inflating (u32 LE)
  *   12      4     stored (compressed) length (u32 LE)
  *   16      4     CRC-32 of the stored bytes (u32 LE)
@@ -16,7 +17,7 @@ import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
  *   24      n     stored bytes
  */
 export const FORMAT_VERSION = 1;
-export const BLOB_KINDS = { chunk: 1, idShard: 2, streets: 3, places: 4 } as const;
+export const BLOB_KINDS = { chunk: 1, idShard: 2, streets: 3, places: 4, idLayer: 5 } as const;
 export type BlobKind = keyof typeof BLOB_KINDS;
 
 const MAGIC = 0x58544953; // "SITX" read as u32 LE
@@ -33,7 +34,9 @@ export class CorruptBlobError extends Error {
 const LEVEL = 1;
 
 export function sealBlob(kind: BlobKind, payload: Uint8Array, level = LEVEL): Buffer {
-  const stored = deflateRawSync(payload, { level });
+  // One output buffer (zlib's default is 16 KiB pieces joined by a copy): DEFLATE never grows a
+  // payload by more than a few bytes per 16 KiB block.
+  const stored = deflateRawSync(payload, { level, chunkSize: payload.length + 1024 });
   const blob = Buffer.allocUnsafe(HEADER_BYTES + stored.length);
   blob.writeUInt32LE(MAGIC, 0);
   blob.writeUInt16LE(FORMAT_VERSION, 4);
@@ -65,7 +68,8 @@ export function openBlob(kind: BlobKind, blob: Uint8Array, name: string): Buffer
   const stored = buffer.subarray(HEADER_BYTES);
   if (stored.length !== buffer.readUInt32LE(12)) throw new CorruptBlobError(`${name}: truncated`);
   if (crc32(stored) !== buffer.readUInt32LE(16)) throw new CorruptBlobError(`${name}: checksum mismatch`);
-  const payload = inflateRawSync(stored);
+  // Inflated into one buffer of the recorded length, not 16 KiB pieces joined by a copy.
+  const payload = inflateRawSync(stored, { chunkSize: Math.max(1024, buffer.readUInt32LE(8)) });
   if (payload.length !== buffer.readUInt32LE(8)) throw new CorruptBlobError(`${name}: wrong payload length`);
   return payload;
 }

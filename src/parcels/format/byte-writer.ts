@@ -37,6 +37,16 @@ export class ByteWriter {
     this.length += 4;
   }
 
+  /** An unsigned integer in 7-bit groups, least significant first (LEB128). */
+  uvarint(value: number): void {
+    this.reserve(8);
+    while (value >= 0x80) {
+      this.buffer[this.length++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    this.buffer[this.length++] = value;
+  }
+
   i32(value: number): void {
     this.reserve(4);
     this.buffer.writeInt32LE(value, this.length);

@@ -5,11 +5,17 @@
  *
  * Version 2 lets a build keep the chunks of an earlier one (a refresh of one county rewrites only
  * the chunks that county touches): a chunk names the build whose folder holds its file, the
- * counties it holds and its counts; the build has a places directory. Version 1 is still read.
+ * counties it holds and its counts; the build has a places directory.
+ *
+ * Version 3 layers the ID directory (`idLayers`, in place of `idShards`): a build that rewrites
+ * some chunks writes a layer for their parcels only and keeps the layers of earlier builds, so a
+ * county refreshed in a national index does not rewrite the directory of the nation. Entries name
+ * their chunk by key (`chunkKeyCode`), not by position, so they stay true while chunks are added
+ * around them. Versions 1 and 2 are still read.
  */
 export const MANIFEST_FORMAT = "situs-parcel-index";
-export const MANIFEST_VERSION = 2;
-const READABLE_VERSIONS = [1, 2];
+export const MANIFEST_VERSION = 3;
+const READABLE_VERSIONS = [1, 2, 3];
 
 export interface BlobRef {
   file: string;
@@ -54,10 +60,40 @@ export interface Manifest {
   previousBuildId: string | null;
   counts: BuildCounts;
   chunks: ChunkRef[];
-  idShards: BlobRef[];
+  /** The ID directory of versions 1 and 2: entries name chunks by manifest position. */
+  idShards?: BlobRef[];
+  /** The ID directory of version 3, oldest layer first: entries name chunks by key code. */
+  idLayers?: IdLayer[];
   streets: BlobRef;
   /** The cities of every chunk (version 2): city lookups also reach places the gazetteer lacks. */
   places?: BlobRef;
+}
+
+/**
+ * One layer of the ID directory: the parcels of the chunks one build wrote. A lookup asks the
+ * newest layer first; the first that has the ID answers.
+ */
+export interface IdLayer {
+  /** The build whose folder holds the layer's shards. */
+  build: string;
+  /** IDs in the layer. */
+  entries: number;
+  shards: BlobRef[];
+  /** The keys of the chunks the layer covers, ascending; absent when it covers every chunk of its build. */
+  keys?: string[];
+}
+
+/**
+ * A chunk key as a number for the ID directory: a ZIP as itself (`94103` → 94103), a county chunk
+ * after every ZIP (`c06001` → 106001).
+ */
+export function chunkKeyCode(key: string): number {
+  return key.startsWith("c") ? 100_000 + Number(key.slice(1)) : Number(key);
+}
+
+/** Every ID shard file of a manifest, whichever version. */
+export function idShardRefs(manifest: Manifest): BlobRef[] {
+  return manifest.idLayers ? manifest.idLayers.flatMap((layer) => layer.shards) : (manifest.idShards ?? []);
 }
 
 export interface CurrentPointer {
@@ -85,10 +121,11 @@ export function parseManifest(text: string, name: string): Manifest {
   if (json.format !== MANIFEST_FORMAT) throw new Error(`${name}: not a ${MANIFEST_FORMAT} manifest`);
   if (!READABLE_VERSIONS.includes(json.formatVersion ?? 0)) {
     throw new Error(
-      `${name}: format version ${json.formatVersion} is not supported (this build reads ${READABLE_VERSIONS.join(" and ")})`,
+      `${name}: format version ${json.formatVersion} is not supported (this build reads ${READABLE_VERSIONS.slice(0, -1).join(", ")} and ${READABLE_VERSIONS.at(-1)})`,
     );
   }
-  if (!Array.isArray(json.chunks) || !Array.isArray(json.idShards) || !json.streets || !json.buildId) {
+  const ids = (json.formatVersion ?? 0) >= 3 ? json.idLayers : json.idShards;
+  if (!Array.isArray(json.chunks) || !Array.isArray(ids) || !json.streets || !json.buildId) {
     throw new Error(`${name}: manifest is incomplete`);
   }
   return json as Manifest;

@@ -12,6 +12,7 @@ import { assignIdentities } from "./identity.js";
 import { IndexBuild } from "../store/index-build.js";
 import { BuildWriter, publishBuild } from "../store/index-writer.js";
 import type { Manifest } from "../format/manifest.js";
+import { idShardRefs } from "../format/manifest.js";
 import type { ApnConflict } from "./parcel-groups.js";
 import { ParcelGroups } from "./parcel-groups.js";
 import type { IngestRow } from "../parcel-row.js";
@@ -205,21 +206,26 @@ async function writeBuild(
   const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
   const fresh = groupByChunk([...entries, ...plan.carried]);
   const kept = plan.kept;
-  let k = 0;
-  for (const [key, chunk] of fresh) {
-    while (k < kept.length && kept[k]!.ref.key < key) writer.keepChunk(kept[k++]!);
-    await writer.addChunk(key, chunk);
+  let manifest: Manifest;
+  try {
+    let k = 0;
+    for (const [key, chunk] of fresh) {
+      while (k < kept.length && kept[k]!.ref.key < key) writer.keepChunk(kept[k++]!);
+      await writer.addChunk(key, chunk);
+    }
+    while (k < kept.length) writer.keepChunk(kept[k++]!);
+    if (previousBuild) await writer.keepIds(previousBuild);
+    manifest = await writer.finish();
+  } finally {
+    writer.discard();
   }
-  while (k < kept.length) writer.keepChunk(kept[k++]!);
-  if (previousBuild && kept.length > 0) {
-    for await (const shard of previousBuild.idEntries()) writer.keepIds(previousBuild.buildId, shard);
-  }
-  const manifest = await writer.finish();
   await publishBuild(options.store, manifest);
   const written = manifest.chunks.filter((chunk) => chunk.build === manifest.buildId);
   const sum = (refs: ReadonlyArray<{ bytes: number }>): number =>
     refs.reduce((total, ref) => total + ref.bytes, 0);
-  const directories = sum(manifest.idShards) + manifest.streets.bytes + (manifest.places?.bytes ?? 0);
+  const dictionaries = manifest.streets.bytes + (manifest.places?.bytes ?? 0);
+  const layers = manifest.idLayers ?? [];
+  const writtenIds = layers.filter((layer) => layer.build === manifest.buildId).flatMap((l) => l.shards);
   return {
     buildId: manifest.buildId,
     previousBuildId: manifest.previousBuildId,
@@ -228,8 +234,8 @@ async function writeBuild(
     chunks: manifest.chunks.length,
     keptChunks: manifest.chunks.length - written.length,
     writtenChunks: written.length,
-    bytes: sum(manifest.chunks) + directories,
-    bytesWritten: sum(written) + directories,
+    bytes: sum(manifest.chunks) + sum(idShardRefs(manifest)) + dictionaries,
+    bytesWritten: sum(written) + sum(writtenIds) + dictionaries,
     seconds: elapsed(started),
     phases: { identity: identitySeconds, write: phase() },
   };

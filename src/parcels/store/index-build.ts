@@ -6,10 +6,11 @@ import type { BlobKind } from "../format/blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
 import type { ByteLru } from "./chunk-cache.js";
 import { DecodedChunk } from "../format/chunk-format.js";
-import { IdShard, shardOf } from "../format/id-directory.js";
+import { IdShard, LayerShard, shardOf } from "../format/id-directory.js";
+import type { IdPlace } from "../format/id-directory.js";
 import type { ParcelRecord } from "../lookup-types.js";
-import type { BlobRef, ChunkRef, CurrentPointer, Manifest } from "../format/manifest.js";
-import { buildPrefix, chunkPath, parseCurrent, parseManifest } from "../format/manifest.js";
+import type { BlobRef, ChunkRef, CurrentPointer, IdLayer, Manifest } from "../format/manifest.js";
+import { buildPrefix, chunkKeyCode, chunkPath, parseCurrent, parseManifest } from "../format/manifest.js";
 import { PlaceDirectory, StreetDictionary } from "../format/street-dictionary.js";
 
 /** A file of the build is missing from the store: the build cannot answer (503, not 404). */
@@ -32,6 +33,7 @@ export class IndexBuild {
   private placeDirectory: PlaceDirectory | undefined;
   private chunkIndexes: Map<string, number> | undefined;
   private chunkKeys: string[] | undefined;
+  private chunkCodes: Map<number, number> | undefined;
 
   constructor(
     private readonly store: BlobStore,
@@ -59,11 +61,8 @@ export class IndexBuild {
     return new IndexBuild(store, parseManifest(manifestBytes.toString("utf8"), pointer.buildId), cache);
   }
 
-  private async read(ref: BlobRef, kind: BlobKind): Promise<Buffer> {
-    const name =
-      kind === "chunk"
-        ? chunkPath(this.buildId, ref as ChunkRef)
-        : `${buildPrefix(this.buildId)}/${ref.file}`;
+  private async read(ref: BlobRef, kind: BlobKind, build = this.buildId): Promise<Buffer> {
+    const name = kind === "chunk" ? chunkPath(build, ref as ChunkRef) : `${buildPrefix(build)}/${ref.file}`;
     const blob = await this.store.get(name);
     if (!blob) throw new MissingBlobError(`${name}: missing`);
     if (blob.length !== ref.bytes || crc32(blob) !== ref.crc32) {
@@ -90,6 +89,15 @@ export class IndexBuild {
   chunkCacheKeys(): readonly string[] {
     this.chunkKeys ??= this.manifest.chunks.map((ref) => chunkPath(this.buildId, ref));
     return this.chunkKeys;
+  }
+
+  /** The cache keys of every chunk and ID-directory shard of the build (files, by their paths). */
+  fileCacheKeys(): string[] {
+    const { layers } = this.idLayers();
+    return [
+      ...this.chunkCacheKeys(),
+      ...layers.flatMap((layer) => layer.shards.map((ref) => `${buildPrefix(layer.build)}/${ref.file}`)),
+    ];
   }
 
   async chunk(index: number): Promise<DecodedChunk> {
@@ -119,23 +127,75 @@ export class IndexBuild {
     return this.placeDirectory;
   }
 
-  /** Every (parcel ID, chunk, row) of the ID directory, shard by shard. */
-  async *idEntries(): AsyncGenerator<IdShard> {
-    for (const ref of this.manifest.idShards) yield new IdShard(await this.read(ref, "idShard"));
+  /**
+   * The layers of the ID directory, oldest first. A build of version 1 or 2 has one, whose entries
+   * name chunks by position (`byPosition`).
+   */
+  idLayers(): { layers: IdLayer[]; byPosition: boolean } {
+    const { idLayers, idShards } = this.manifest;
+    if (idLayers) return { layers: idLayers, byPosition: false };
+    return { layers: [{ build: this.buildId, entries: 0, shards: idShards ?? [] }], byPosition: true };
   }
 
-  /** Where a parcel's record is: one shard, then one chunk. */
+  /** Every shard of one layer, decoded (not cached: for a build that compacts the directory). */
+  async *layerShards(layer: IdLayer): AsyncGenerator<LayerShard> {
+    for (const ref of layer.shards) yield new LayerShard(await this.read(ref, "idLayer", layer.build));
+  }
+
+  /** Every shard of a version-1 or 2 directory, decoded (for the build that rewrites it as a layer). */
+  async *legacyShards(): AsyncGenerator<IdShard> {
+    for (const ref of this.manifest.idShards ?? []) yield new IdShard(await this.read(ref, "idShard"));
+  }
+
+  /** The manifest position of the chunk an ID directory entry names, or -1. */
+  chunkOfEntry(chunk: number, byPosition: boolean): number {
+    if (byPosition) return chunk < this.manifest.chunks.length ? chunk : -1;
+    this.chunkCodes ??= new Map(this.manifest.chunks.map((ref, index) => [chunkKeyCode(ref.key), index]));
+    return this.chunkCodes.get(chunk) ?? -1;
+  }
+
+  /**
+   * Where a parcel's record is: the newest layer of the directory that has the ID (one shard),
+   * then its chunk, whose row is checked to hold that ID.
+   */
   async locate(id: Uint8Array): Promise<{ chunk: DecodedChunk; row: number } | undefined> {
-    const shards = this.manifest.idShards;
-    const ref = shards[shardOf(id, shards.length)];
-    if (!ref) return undefined;
+    const { layers, byPosition } = this.idLayers();
+    for (let at = layers.length - 1; at >= 0; at--) {
+      const layer = layers[at]!;
+      const ref = layer.shards[shardOf(id, layer.shards.length)];
+      if (!ref) continue;
+      const places = await this.placesIn(layer, ref, id, byPosition);
+      for (const place of places) {
+        const index = this.chunkOfEntry(place.chunk, byPosition);
+        if (index < 0) continue;
+        const chunk = await this.chunk(index);
+        if (place.row < chunk.rows && sameId(chunk.idBytes(place.row), id)) return { chunk, row: place.row };
+      }
+    }
+    return undefined;
+  }
+
+  /** The places one shard of a layer gives for an ID (its shard cached by file, shared by builds). */
+  private async placesIn(
+    layer: IdLayer,
+    ref: BlobRef,
+    id: Uint8Array,
+    byPosition: boolean,
+  ): Promise<IdPlace[]> {
+    const key = `${buildPrefix(layer.build)}/${ref.file}`;
+    if (byPosition) {
+      const shard = await this.cache.get(
+        key,
+        async () => new IdShard(await this.read(ref, "idShard", layer.build)),
+      );
+      const place = shard.find(id);
+      return place ? [place] : [];
+    }
     const shard = await this.cache.get(
-      `${this.buildId}/${ref.file}`,
-      async () => new IdShard(await this.read(ref, "idShard")),
+      key,
+      async () => new LayerShard(await this.read(ref, "idLayer", layer.build)),
     );
-    const place = shard.find(id);
-    if (!place) return undefined;
-    return { chunk: await this.chunk(place.chunk), row: place.row };
+    return shard.find(id);
   }
 
   /** The record of `adr_<ULID>`, or undefined when no parcel ever had it. */
@@ -145,6 +205,11 @@ export class IndexBuild {
     const place = await this.locate(id);
     return place ? parcelRecord(place.chunk, place.row) : undefined;
   }
+}
+
+function sameId(a: Uint8Array, b: Uint8Array): boolean {
+  for (let k = 0; k < 16; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 const nullable = (value: string): string | null => (value === "" ? null : value);

@@ -5,17 +5,25 @@ import type { BlobStore } from "./blob-store.js";
 import { ByteWriter } from "../format/byte-writer.js";
 import { ChunkColumns } from "../format/chunk-columns.js";
 import { encodeColumns } from "../format/chunk-format.js";
-import { IdCollector, shardCountFor } from "../format/id-directory.js";
-import type { IdShard } from "../format/id-directory.js";
+import { IdCollector, IdRecords, recordChunk, shardCountFor } from "../format/id-directory.js";
+import type { IdCollectorOptions } from "../format/id-directory.js";
 import type {
   BlobRef,
   BuildCounts,
   ChunkCounts,
   ChunkRef,
   CurrentPointer,
+  IdLayer,
   Manifest,
 } from "../format/manifest.js";
-import { buildPrefix, MANIFEST_FORMAT, MANIFEST_VERSION, parseManifest } from "../format/manifest.js";
+import {
+  buildPrefix,
+  chunkKeyCode,
+  MANIFEST_FORMAT,
+  MANIFEST_VERSION,
+  parseManifest,
+} from "../format/manifest.js";
+import type { IndexBuild } from "./index-build.js";
 import type { StoredEntry } from "../parcel-row.js";
 import { SealPool } from "./seal-pool.js";
 import { encodeStreetDictionary, placeKey } from "../format/street-dictionary.js";
@@ -23,6 +31,12 @@ import { encodeStreetDictionary, placeKey } from "../format/street-dictionary.js
 /** How many builds publishing keeps (the new one and its predecessors) for readers still on them. */
 export const KEPT_BUILDS = 3;
 const PARALLEL_WRITES = 8;
+/**
+ * Layers of the ID directory a build may have. A build that would have more writes one layer for
+ * the whole index instead (compaction), so a lookup by ID reads at most this many shards.
+ */
+export const MAX_ID_LAYERS = 6;
+const NONE: ReadonlySet<number> = new Set();
 
 /** A chunk of an earlier build that a new build keeps as it is (its file is not rewritten). */
 export interface KeptChunk {
@@ -39,15 +53,22 @@ export interface KeptChunk {
  * earlier build's folder), then the ID directory, the street and places dictionaries and the
  * manifest; `publish` then points `CURRENT` at it. Nothing a reader can see changes until that
  * last single write, so a build that fails half-way is never served.
+ *
+ * The ID directory gets one new layer holding the parcels of the chunks this build wrote; the
+ * layers of the earlier build are kept as they are (`keepIds`) until there would be more than
+ * MAX_ID_LAYERS, when the new layer holds every parcel instead.
  */
 export class BuildWriter {
   readonly buildId: string;
   private readonly chunks: ChunkRef[] = [];
   private readonly chunkStreets: string[][] = [];
   private readonly chunkPlaces: string[][] = [];
-  /** Kept chunks by their earlier build and position there → their position in this build. */
-  private readonly keptAt = new Map<string, Map<number, number>>();
-  private readonly ids = new IdCollector();
+  /** Key codes of the chunks kept from the earlier build, and keys of the chunks written. */
+  private readonly keptCodes = new Set<number>();
+  private readonly writtenKeys: string[] = [];
+  /** Layers of the earlier build's ID directory this build keeps as they are. */
+  private inheritedLayers: IdLayer[] = [];
+  private readonly ids: IdCollector;
   private readonly pending = new Set<Promise<void>>();
   private readonly seals: SealPool;
   /** The first failure of a file being sealed or stored, thrown by the next write or by finish. */
@@ -70,7 +91,10 @@ export class BuildWriter {
     now = Date.now(),
     /** Threads that compress files beside the main thread (default: one per further core, up to 3). */
     sealWorkers?: number,
+    /** Memory for the ID directory before it spills to temporary files. */
+    idOptions?: IdCollectorOptions,
   ) {
+    this.ids = new IdCollector(idOptions);
     this.seals = new SealPool(sealWorkers);
     this.buildId = `b_${encodeUlid(new UlidGenerator(() => now).next())}`;
   }
@@ -78,21 +102,38 @@ export class BuildWriter {
   /** Adds the chunk of one ZIP (or county). Chunks come in key order. */
   async addChunk(key: string, entries: readonly StoredEntry[]): Promise<void> {
     this.checkOrder(key);
-    const columns = this.columns.read(entries);
-    this.chunkStreets.push(streetsOf(columns));
-    this.chunkPlaces.push(placesOf(columns));
+    const chunk = encodeChunk(key, entries, this.columns, this.chunkBytes);
+    const ref = this.addEncoded(chunk);
+    await this.write(ref, "chunk", chunk.payload);
+  }
+
+  /**
+   * Adds a chunk encoded and stored elsewhere (another thread of this build): `chunk` as
+   * encodeChunk answered it, its file already at `chunks/<key>.bin` of this build's folder with
+   * the given size and CRC-32. Chunks come in key order.
+   */
+  addStoredChunk(chunk: Omit<EncodedChunk, "payload">, stored: { bytes: number; crc32: number }): void {
+    this.checkOrder(chunk.key);
+    Object.assign(this.addEncoded(chunk), stored);
+  }
+
+  private addEncoded(chunk: Omit<EncodedChunk, "payload">): ChunkRef {
+    this.chunkStreets.push(chunk.streets);
+    this.chunkPlaces.push(chunk.places);
+    this.ids.addRecords(chunk.idRecords);
     const ref: ChunkRef = {
-      key,
-      rows: entries.length,
-      file: `chunks/${key}.bin`,
+      key: chunk.key,
+      rows: chunk.rows,
+      file: `chunks/${chunk.key}.bin`,
       bytes: 0,
       crc32: 0,
       build: this.buildId,
-      counties: countiesOf(columns),
-      counts: this.addParcels(columns),
+      counties: chunk.counties,
+      counts: chunk.counts,
     };
+    this.writtenKeys.push(chunk.key);
     this.addRef(ref);
-    await this.write(ref, "chunk", encodeColumns(columns, this.chunkBytes));
+    return ref;
   }
 
   /**
@@ -103,22 +144,48 @@ export class BuildWriter {
     const { ref } = kept;
     if (!ref.counts) throw new Error(`chunk ${ref.key}: a chunk without counts cannot be kept`);
     this.checkOrder(ref.key);
-    let positions = this.keptAt.get(kept.fromBuild);
-    if (!positions) this.keptAt.set(kept.fromBuild, (positions = new Map()));
-    positions.set(kept.fromIndex, this.chunks.length);
+    this.keptCodes.add(chunkKeyCode(ref.key));
     this.chunkStreets.push(kept.streets);
     this.chunkPlaces.push(kept.places);
     this.addRef({ ...ref, build: ref.build ?? kept.fromBuild });
   }
 
-  /** The ID directory entries of the kept chunks, from the earlier build's directory shards. */
-  keepIds(fromBuild: string, shard: IdShard): void {
-    const positions = this.keptAt.get(fromBuild);
-    if (!positions) return;
-    shard.forEach((id, chunk, row) => {
-      const at = positions.get(chunk);
-      if (at !== undefined) this.ids.add(id, at, row);
-    });
+  /**
+   * The ID directory entries of the kept chunks, once every chunk has been added: the earlier
+   * build's layers as they are, or (a version-2 build, or one with MAX_ID_LAYERS layers already)
+   * its live entries of kept chunks copied into this build's layer.
+   */
+  async keepIds(previous: IndexBuild): Promise<void> {
+    if (this.keptCodes.size === 0) return;
+    const { layers, byPosition } = previous.idLayers();
+    if (!byPosition && layers.length < MAX_ID_LAYERS) {
+      this.inheritedLayers = layers;
+      return;
+    }
+    const live = (code: number | undefined, shadowed: ReadonlySet<number>): code is number =>
+      code !== undefined && this.keptCodes.has(code) && !shadowed.has(code);
+    if (byPosition) {
+      const codeAt = previous.manifest.chunks.map((ref) => chunkKeyCode(ref.key));
+      for await (const shard of previous.legacyShards()) {
+        shard.forEach((ids, offset, chunk, row) => {
+          const code = codeAt[chunk];
+          if (live(code, NONE)) this.ids.add(ids, code, row, offset);
+        });
+      }
+      return;
+    }
+    // Codes of chunks a newer layer covers: an older layer's entries for them are out of date.
+    const shadowed = new Set<number>();
+    for (let at = layers.length - 1; at >= 0; at--) {
+      const layer = layers[at]!;
+      for await (const shard of previous.layerShards(layer)) {
+        shard.forEachRecord((record) => {
+          if (live(recordChunk(record), shadowed)) this.ids.addRecords(record);
+        });
+      }
+      if (!layer.keys) break;
+      for (const key of layer.keys) shadowed.add(chunkKeyCode(key));
+    }
   }
 
   private checkOrder(key: string): void {
@@ -136,28 +203,6 @@ export class BuildWriter {
     this.counts.superseded += counts.superseded;
     this.counts.retired += counts.retired;
     this.counts.buildings += counts.buildings;
-  }
-
-  /** Puts the chunk's parcels (its rows that are no alias) in the ID directory; answers their counts. */
-  private addParcels(columns: ChunkColumns): ChunkCounts {
-    const chunk = this.chunks.length;
-    const counts: ChunkCounts = { parcels: 0, active: 0, superseded: 0, retired: 0, buildings: 0 };
-    // A building is one situs, so within one ZIP: counted per chunk, summed per build.
-    const buildings = new Uint8Array(columns.buildingIds.length + 1);
-    for (let row = 0; row < columns.rows; row++) {
-      if (columns.isAlias(row)) continue;
-      this.ids.add(columns.ids, chunk, row, row * 16);
-      counts.parcels++;
-      // By name, not `counts[status]`: a keyed update per parcel is a slow path in V8.
-      const status = columns.status(row);
-      if (status === "active") {
-        counts.active++;
-        buildings[columns.buildings[row]!] = 1;
-      } else if (status === "superseded") counts.superseded++;
-      else counts.retired++;
-    }
-    for (let building = 1; building < buildings.length; building++) counts.buildings += buildings[building]!;
-    return counts;
   }
 
   /**
@@ -182,16 +227,23 @@ export class BuildWriter {
     if (this.failure) throw this.failure.error;
   }
 
+  /** Removes what a build abandoned half-way leaves behind (the ID directory's spill files). */
+  discard(): void {
+    this.ids.discard();
+  }
+
   /** Writes the directory, dictionary and manifest; answers the manifest (not yet published). */
   async finish(): Promise<Manifest> {
     const shardCount = shardCountFor(this.ids.size);
-    const idShards: BlobRef[] = [];
-    let shard = 0;
-    for (const payload of this.ids.shards(shardCount, this.chunkBytes)) {
-      const ref = { file: `ids/${String(shard++).padStart(5, "0")}.bin`, bytes: 0, crc32: 0 };
-      idShards.push(ref);
-      await this.write(ref, "idShard", payload);
+    const idShards: BlobRef[] = new Array<BlobRef>(shardCount);
+    for (const { shard, payload } of this.ids.shards(shardCount, this.chunkBytes)) {
+      const ref = { file: `ids/${String(shard).padStart(5, "0")}.bin`, bytes: 0, crc32: 0 };
+      idShards[shard] = ref;
+      await this.write(ref, "idLayer", payload);
     }
+    const inherited = this.inheritedLayers;
+    const layer: IdLayer = { build: this.buildId, entries: this.ids.size, shards: idShards };
+    if (inherited.length > 0) layer.keys = this.writtenKeys;
     const streets = { file: "streets.bin", bytes: 0, crc32: 0 };
     await this.write(streets, "streets", encodeStreetDictionary(this.chunkStreets));
     const places = { file: "places.bin", bytes: 0, crc32: 0 };
@@ -207,13 +259,73 @@ export class BuildWriter {
       previousBuildId: this.previousBuildId,
       counts: { ...this.counts },
       chunks: this.chunks,
-      idShards,
+      idLayers: [...inherited, layer],
       streets,
       places,
     };
     await this.store.put(`${buildPrefix(this.buildId)}/manifest.json`, Buffer.from(manifestText(manifest)));
     return manifest;
   }
+}
+
+/** One chunk encoded, with what the build's manifest, dictionaries and ID directory take from it. */
+export interface EncodedChunk {
+  key: string;
+  rows: number;
+  /** The chunk file's payload (not yet sealed); valid until the next chunk is encoded into `out`. */
+  payload: Buffer;
+  streets: string[];
+  places: string[];
+  counties: string[];
+  counts: ChunkCounts;
+  /** The chunk's parcels for the ID directory: 24-byte records (IdCollector's). */
+  idRecords: Uint8Array;
+}
+
+/**
+ * Encodes the chunk of one ZIP (or county), reusing `columns` and `out` from chunk to chunk: what a
+ * build writer does with each chunk, and what another thread of a build can do beside it.
+ */
+export function encodeChunk(
+  key: string,
+  entries: readonly StoredEntry[],
+  columns = new ChunkColumns(),
+  out = new ByteWriter(),
+): EncodedChunk {
+  columns.read(entries);
+  const { counts, idRecords } = chunkParcels(columns, chunkKeyCode(key));
+  return {
+    key,
+    rows: entries.length,
+    streets: streetsOf(columns),
+    places: placesOf(columns),
+    counties: countiesOf(columns),
+    counts,
+    idRecords,
+    payload: encodeColumns(columns, out),
+  };
+}
+
+/** The chunk's parcels (its rows that are no alias) as ID directory records, and their counts. */
+function chunkParcels(columns: ChunkColumns, code: number): { counts: ChunkCounts; idRecords: Uint8Array } {
+  const counts: ChunkCounts = { parcels: 0, active: 0, superseded: 0, retired: 0, buildings: 0 };
+  const records = new IdRecords(columns.rows);
+  // A building is one situs, so within one ZIP: counted per chunk, summed per build.
+  const buildings = new Uint8Array(columns.buildingIds.length + 1);
+  for (let row = 0; row < columns.rows; row++) {
+    if (columns.isAlias(row)) continue;
+    records.add(columns.ids, row * 16, code, row);
+    counts.parcels++;
+    // By name, not `counts[status]`: a keyed update per parcel is a slow path in V8.
+    const status = columns.status(row);
+    if (status === "active") {
+      counts.active++;
+      buildings[columns.buildings[row]!] = 1;
+    } else if (status === "superseded") counts.superseded++;
+    else counts.retired++;
+  }
+  for (let building = 1; building < buildings.length; building++) counts.buildings += buildings[building]!;
+  return { counts, idRecords: records.result() };
 }
 
 /** The street names of a chunk, in its order (rows are sorted by street name). */
@@ -279,6 +391,9 @@ async function pruneBuilds(store: BlobStore, current: string): Promise<void> {
     if (!bytes) continue;
     const manifest = parseManifest(bytes.toString("utf8"), id);
     for (const chunk of manifest.chunks) referenced.add(`${buildPrefix(chunk.build ?? id)}/${chunk.file}`);
+    for (const layer of manifest.idLayers ?? []) {
+      for (const shard of layer.shards) referenced.add(`${buildPrefix(layer.build)}/${shard.file}`);
+    }
   }
   const prefixes = stale.map((id) => `${buildPrefix(id)}/`);
   await store.delete(

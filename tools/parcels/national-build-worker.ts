@@ -1,0 +1,88 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { crc32 } from "node:zlib";
+import { encodeUlid, UlidGenerator } from "../../src/parcels/format/binary-ulid.js";
+import { sealBlob } from "../../src/parcels/format/blob-envelope.js";
+import { ByteWriter } from "../../src/parcels/format/byte-writer.js";
+import { ChunkColumns } from "../../src/parcels/format/chunk-columns.js";
+import { buildPrefix } from "../../src/parcels/format/manifest.js";
+import { assignIdentities, emptyPreviousState } from "../../src/parcels/ingest/identity.js";
+import { ParcelGroups } from "../../src/parcels/ingest/parcel-groups.js";
+import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
+import { encodeChunk } from "../../src/parcels/store/index-writer.js";
+import { generateZip } from "../../src/parcels/demo/synthetic.js";
+import type { Place } from "../../src/places/gazetteer.js";
+import { toRow } from "./synthetic-index.js";
+
+/** What a national build worker is started with. */
+export interface NationalWorkerSetup {
+  indexDir: string;
+  buildId: string;
+  realistic: boolean;
+  /** One parcel in this many (counted across the country) is sampled as a query. */
+  sampleEvery: number;
+}
+
+/** One ZIP to build: `offset` is the count of parcels of the ZIPs before it. */
+export interface NationalZipTask {
+  seq: number;
+  place: Place;
+  count: number;
+  offset: number;
+}
+
+export interface NationalZipResult {
+  seq: number;
+  chunk: Omit<ReturnType<typeof encodeChunk>, "payload">;
+  bytes: number;
+  crc32: number;
+  /** Sampled active parcels with a situs: the lookup request and the parcel's service ID. */
+  samples: Array<{ request: Record<string, string>; id: string }>;
+  /** Service IDs of the ZIP's parcels by their position in the generated list (first 16). */
+  firstIds: string[];
+}
+
+const setup = workerData as NationalWorkerSetup;
+const store = new LocalBlobStore(setup.indexDir);
+const ids = new UlidGenerator();
+const columns = new ChunkColumns();
+const out = new ByteWriter();
+
+/** Generates, identifies, encodes, seals and stores one ZIP's chunk (the worker's whole job). */
+async function buildZip(task: NationalZipTask): Promise<NationalZipResult> {
+  const generated = generateZip(task.place, task.count, 1, setup.realistic);
+  const groups = new ParcelGroups();
+  for (const parcel of generated) groups.add(toRow(parcel));
+  const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
+  const samples: NationalZipResult["samples"] = [];
+  const first =
+    task.offset + setup.sampleEvery - 1 - ((task.offset + setup.sampleEvery - 1) % setup.sampleEvery);
+  for (let i = first - task.offset; i < entries.length; i += setup.sampleEvery) {
+    const entry = entries[i]!;
+    if (entry.status !== "active" || entry.addressNumber === "" || entry.alias) continue;
+    const request: Record<string, string> = { streetName: entry.streetName, zip5: entry.zip5 };
+    if (entry.addressNumber) request.addressNumber = entry.addressNumber;
+    if (entry.addressNumberSuffix) request.addressNumberSuffix = entry.addressNumberSuffix;
+    if (entry.predirectional) request.predirectional = entry.predirectional;
+    if (entry.streetSuffix) request.streetSuffix = entry.streetSuffix;
+    if (entry.occupancyId) request.occupancyId = entry.occupancyId;
+    samples.push({ request, id: `adr_${encodeUlid(entry.id)}` });
+  }
+  const byApn = new Map<string, string>();
+  for (const entry of entries) if (!entry.alias) byApn.set(entry.apn, `adr_${encodeUlid(entry.id)}`);
+  const firstIds = generated.slice(0, 16).map((parcel) => byApn.get(parcel.apn) ?? "");
+  const { payload, ...chunk } = encodeChunk(task.place.zip5, entries, columns, out);
+  const blob = sealBlob("chunk", payload);
+  await store.put(`${buildPrefix(setup.buildId)}/chunks/${task.place.zip5}.bin`, blob);
+  return { seq: task.seq, chunk, bytes: blob.length, crc32: crc32(blob), samples, firstIds };
+}
+
+let queue = Promise.resolve();
+parentPort?.on("message", (task: NationalZipTask) => {
+  queue = queue.then(async () => {
+    const result = await buildZip(task);
+    parentPort?.postMessage(result, [result.chunk.idRecords.buffer as ArrayBuffer]);
+  });
+  queue.catch((error: unknown) => {
+    throw error;
+  });
+});
