@@ -5,6 +5,7 @@ import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { ByteLru } from "../../src/parcels/store/chunk-cache.js";
 import { CANONICAL_MAPPING } from "../../src/parcels/ingest/column-mapping.js";
 import { IndexBuild } from "../../src/parcels/store/index-build.js";
+import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { MAX_ID_LAYERS, manifestText } from "../../src/parcels/store/index-writer.js";
 import { sealBlob } from "../../src/parcels/format/blob-envelope.js";
@@ -131,4 +132,29 @@ test("an index whose ID directory names chunks by position (format 2) is read an
   assert.equal(refreshed.idLayers!.length, 1);
   assert.equal(refreshed.idLayers![0]!.entries, refreshed.counts.parcels);
   await assertEveryIdFound(store);
+});
+
+test("a serving index drops the cached shards of directory layers no build it may serve names", async (t) => {
+  const dir = temporaryDir(t);
+  const store = new LocalBlobStore(join(dir, "index"));
+  await load(store, dir, county("06075", "94102", "SAN FRANCISCO", 1), "sf");
+  const index = await StoredParcelIndex.open(store, { cacheBytes: 1 << 26, refreshMs: 0 });
+  t.after(() => index.close());
+  const sf = (await exportedRows(store)).find((row) => row.fips === "06075")!.service_id;
+  const first = (await current(store)).idLayers![0]!;
+  const firstShard = `${buildPrefix(first.build)}/${first.shards[0]!.file}`;
+  assert.equal((await index.findById(sf)).result?.service_id, sf);
+  assert.ok(index.cache.peek(firstShard), "the first layer's shard is cached");
+  // Refreshes until the directory is compacted into one layer, then one more.
+  let version = 1;
+  do {
+    await load(store, dir, county("06001", "94704", "BERKELEY", version), `a${version++}`);
+    await index.refresh();
+    assert.equal((await index.findById(sf)).result?.service_id, sf);
+  } while ((await current(store)).idLayers!.length > 1);
+  assert.ok(index.cache.peek(firstShard), "still named by the build served before");
+  await load(store, dir, county("06001", "94704", "BERKELEY", version), `a${version}`);
+  await index.refresh();
+  assert.equal(index.cache.peek(firstShard), undefined);
+  assert.equal((await index.findById(sf)).result?.service_id, sf);
 });
