@@ -79,11 +79,10 @@ export class StoredParcelIndex implements ParcelIndex {
     const previous = this.build;
     this.build = next;
     // Requests may still be finishing on the previous build; the one before it is done with,
-    // but for the chunk and ID-directory files the new build kept from it (cached under their own
-    // paths).
+    // but for the chunk and ID-directory files the new build kept from it (every file is cached
+    // under its own path).
     if (this.retiring) {
       const kept = new Set([...next.fileCacheKeys(), ...(previous?.fileCacheKeys() ?? [])]);
-      this.cache.evictPrefix(`${this.retiring.buildId}/`);
       this.cache.evictKeys(this.retiring.fileCacheKeys().filter((key) => !kept.has(key)));
     }
     this.retiring = previous;

@@ -92,9 +92,8 @@ async function buildPhase(): Promise<void> {
     idOptions: { spillDir: join(dir, "spill") },
     onZip: (place, result) => {
       for (const sample of result.samples) queries.write(`${JSON.stringify(sample)}\n`);
-      // The parcel the refresh splits (generateZip version 2: the 11th of a ZIP), to see it picked up.
-      if (!splitId && syntheticFips(place) === county.fips && result.firstIds[10])
-        splitId = result.firstIds[10];
+      // A parcel the refresh splits, to see the new build picked up.
+      if (syntheticFips(place) === county.fips) splitId ??= result.splitId;
     },
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
@@ -149,7 +148,7 @@ function quantiles(samples: number[]): { p50: number; p99: number; max: number }
   return { p50: at(0.5), p99: at(0.99), max: at(1) };
 }
 
-/** Deterministic shuffle (mulberry32-free: a multiplicative step over a prime-sized walk). */
+/** A deterministic reordering: every `stride`-th element, wrapping (a prime stride visits each once). */
 function spread<T>(list: T[], stride = 7919): T[] {
   return list.map((_, i) => list[(i * stride) % list.length]!);
 }

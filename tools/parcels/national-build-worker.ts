@@ -37,8 +37,8 @@ export interface NationalZipResult {
   crc32: number;
   /** Sampled active parcels with a situs: the lookup request and the parcel's service ID. */
   samples: Array<{ request: Record<string, string>; id: string }>;
-  /** Service IDs of the ZIP's parcels by their position in the generated list (first 16). */
-  firstIds: string[];
+  /** The service ID of the ZIP's 11th generated parcel (the one version 2 splits), if any. */
+  splitId: string | undefined;
 }
 
 const setup = workerData as NationalWorkerSetup;
@@ -54,9 +54,9 @@ async function buildZip(task: NationalZipTask): Promise<NationalZipResult> {
   for (const parcel of generated) groups.add(toRow(parcel));
   const { entries } = assignIdentities(groups, emptyPreviousState(), ids);
   const samples: NationalZipResult["samples"] = [];
-  const first =
-    task.offset + setup.sampleEvery - 1 - ((task.offset + setup.sampleEvery - 1) % setup.sampleEvery);
-  for (let i = first - task.offset; i < entries.length; i += setup.sampleEvery) {
+  // Parcels whose position in the country is a multiple of sampleEvery.
+  const start = (setup.sampleEvery - (task.offset % setup.sampleEvery)) % setup.sampleEvery;
+  for (let i = start; i < entries.length; i += setup.sampleEvery) {
     const entry = entries[i]!;
     if (entry.status !== "active" || entry.addressNumber === "" || entry.alias) continue;
     const request: Record<string, string> = { streetName: entry.streetName, zip5: entry.zip5 };
@@ -67,13 +67,12 @@ async function buildZip(task: NationalZipTask): Promise<NationalZipResult> {
     if (entry.occupancyId) request.occupancyId = entry.occupancyId;
     samples.push({ request, id: `adr_${encodeUlid(entry.id)}` });
   }
-  const byApn = new Map<string, string>();
-  for (const entry of entries) if (!entry.alias) byApn.set(entry.apn, `adr_${encodeUlid(entry.id)}`);
-  const firstIds = generated.slice(0, 16).map((parcel) => byApn.get(parcel.apn) ?? "");
+  const split = generated[10] && entries.find((entry) => entry.apn === generated[10]!.apn && !entry.alias);
+  const splitId = split ? `adr_${encodeUlid(split.id)}` : undefined;
   const { payload, ...chunk } = encodeChunk(task.place.zip5, entries, columns, out);
   const blob = sealBlob("chunk", payload);
   await store.put(`${buildPrefix(setup.buildId)}/chunks/${task.place.zip5}.bin`, blob);
-  return { seq: task.seq, chunk, bytes: blob.length, crc32: crc32(blob), samples, firstIds };
+  return { seq: task.seq, chunk, bytes: blob.length, crc32: crc32(blob), samples, splitId };
 }
 
 let queue = Promise.resolve();

@@ -74,6 +74,8 @@ export interface EncodedShard {
  */
 export class IdCollector {
   private readonly blocks: Uint8Array[] = [];
+  /** One record, for IDs added one at a time. */
+  private readonly scratch = new Uint8Array(RECORD);
   private readonly memoryIds: number;
   private spill: SpillFiles | undefined;
   size = 0;
@@ -89,22 +91,8 @@ export class IdCollector {
 
   /** Adds the ID at `offset` of `id` (16 bytes). */
   add(id: Uint8Array, chunk: number, row: number, offset = 0): void {
-    if (this.spill) {
-      this.spill.add(id, offset, chunk, row);
-      this.size++;
-      return;
-    }
-    const at = this.size & (BLOCK - 1);
-    if (at === 0) {
-      if (this.size >= this.memoryIds) {
-        this.spillBlocks();
-        this.add(id, chunk, row, offset);
-        return;
-      }
-      this.blocks.push(new Uint8Array(RECORD * BLOCK));
-    }
-    writeRecord(this.blocks[this.blocks.length - 1]!, at * RECORD, id, offset, chunk, row);
-    this.size++;
+    writeRecord(this.scratch, 0, id, offset, chunk, row);
+    this.addRecords(this.scratch);
   }
 
   /** Adds records as IdRecords writes them (16 bytes each). */
@@ -236,13 +224,6 @@ class SpillFiles {
       this.fds.push(openSync(join(this.dir, String(file)), "w+"));
       this.buffers.push(new Uint8Array(SPILL_BUFFER * RECORD));
     }
-  }
-
-  add(id: Uint8Array, offset: number, chunk: number, row: number): void {
-    const file = id[offset + 15]! & (SPILL_FILES - 1);
-    const at = this.filled[file]!;
-    writeRecord(this.buffers[file]!, at * RECORD, id, offset, chunk, row);
-    if ((this.filled[file] = at + 1) === SPILL_BUFFER) this.flushFile(file);
   }
 
   /** Appends whole records (each to the file of its shard's low byte: record byte 5, ID byte 15). */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { decodeUlid, encodeUlid } from "../format/binary-ulid.js";
+import { compareIds, decodeUlid, encodeUlid } from "../format/binary-ulid.js";
 import { CorruptBlobError, openBlob } from "../format/blob-envelope.js";
 import type { BlobKind } from "../format/blob-envelope.js";
 import type { BlobStore } from "./blob-store.js";
@@ -34,6 +34,7 @@ export class IndexBuild {
   private chunkIndexes: Map<string, number> | undefined;
   private chunkKeys: string[] | undefined;
   private chunkCodes: Map<number, number> | undefined;
+  private directory: { layers: IdLayer[]; byPosition: boolean } | undefined;
 
   constructor(
     private readonly store: BlobStore,
@@ -133,8 +134,10 @@ export class IndexBuild {
    */
   idLayers(): { layers: IdLayer[]; byPosition: boolean } {
     const { idLayers, idShards } = this.manifest;
-    if (idLayers) return { layers: idLayers, byPosition: false };
-    return { layers: [{ build: this.buildId, entries: 0, shards: idShards ?? [] }], byPosition: true };
+    this.directory ??= idLayers
+      ? { layers: idLayers, byPosition: false }
+      : { layers: [{ build: this.buildId, entries: 0, shards: idShards ?? [] }], byPosition: true };
+    return this.directory;
   }
 
   /** Every shard of one layer, decoded (not cached: for a build that compacts the directory). */
@@ -169,7 +172,9 @@ export class IndexBuild {
         const index = this.chunkOfEntry(place.chunk, byPosition);
         if (index < 0) continue;
         const chunk = await this.chunk(index);
-        if (place.row < chunk.rows && sameId(chunk.idBytes(place.row), id)) return { chunk, row: place.row };
+        if (place.row < chunk.rows && compareIds(chunk.idBytes(place.row), 0, id, 0) === 0) {
+          return { chunk, row: place.row };
+        }
       }
     }
     return undefined;
@@ -205,11 +210,6 @@ export class IndexBuild {
     const place = await this.locate(id);
     return place ? parcelRecord(place.chunk, place.row) : undefined;
   }
-}
-
-function sameId(a: Uint8Array, b: Uint8Array): boolean {
-  for (let k = 0; k < 16; k++) if (a[k] !== b[k]) return false;
-  return true;
 }
 
 const nullable = (value: string): string | null => (value === "" ? null : value);

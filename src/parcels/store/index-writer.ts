@@ -278,7 +278,7 @@ export interface EncodedChunk {
   places: string[];
   counties: string[];
   counts: ChunkCounts;
-  /** The chunk's parcels for the ID directory: 24-byte records (IdCollector's). */
+  /** The chunk's parcels for the ID directory: 16-byte records (IdCollector's). */
   idRecords: Uint8Array;
 }
 
