@@ -179,6 +179,11 @@ const SCHEMA = {
     url("a Redis", ["redis:", "rediss:"]),
   ),
   REDIS_PREFIX: entry("Prefix of every key the service writes to Redis.", "situs:", text),
+  REDIS_TIMEOUT_MS: entry(
+    "Longest a Redis command may take before the key-guess limit fails open (the key is read from the database).",
+    "500",
+    integer(50, 60_000),
+  ),
   DATABASE_TIMEOUT_MS: entry(
     "Longest an accounts database statement may take before it fails (then 503 unavailable).",
     "2000",

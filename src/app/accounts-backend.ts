@@ -31,6 +31,7 @@ export type AccountsConfig = Pick<
   | "DATABASE_TIMEOUT_MS"
   | "REDIS_URL"
   | "REDIS_PREFIX"
+  | "REDIS_TIMEOUT_MS"
   | "UNKNOWN_KEY_LIMIT"
   | "KEY_CACHE_TTL_MS"
   | "TEAM_REFRESH_MS"
@@ -89,6 +90,7 @@ async function reachableRedis(config: AccountsConfig & { REDIS_URL: string }): P
     url: config.REDIS_URL,
     limit: config.UNKNOWN_KEY_LIMIT,
     prefix: config.REDIS_PREFIX,
+    timeoutMs: config.REDIS_TIMEOUT_MS,
   });
   try {
     await limiter.ping();

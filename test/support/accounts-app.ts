@@ -17,6 +17,7 @@ export const PRICES = { parse: 1000, lookup: 5000, lookup_by_id: 2000 } as const
 export const TEST_ACCOUNTS_CONFIG: AccountsConfig = {
   DATA_DIR: "/nonexistent",
   REDIS_PREFIX: "situs-test:",
+  REDIS_TIMEOUT_MS: 500,
   DATABASE_TIMEOUT_MS: 2000,
   UNKNOWN_KEY_LIMIT: 5,
   KEY_CACHE_TTL_MS: 30_000,
