@@ -97,7 +97,7 @@ export function cityWords(city: string): string[] {
 }
 
 /** The number five digits spell, or -1 for any other text. */
-function fiveDigitValue(text: string): number {
+export function fiveDigitValue(text: string): number {
   if (text.length !== 5) return -1;
   let value = 0;
   for (let i = 0; i < 5; i++) {

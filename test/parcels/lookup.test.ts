@@ -394,3 +394,28 @@ test("lookup and by-ID answers have exactly the fields docs/openapi.json documen
     recordDocumented(record);
   }
 });
+
+test("a house number is found by its value, then its text, on a street of many", async (t) => {
+  // Values past 32 bits tie in the search's number column (clamped): the text then decides.
+  const numbers = [
+    ...Array.from({ length: 70 }, (_, i) => String(i * 3 + 1)),
+    "0",
+    "2147483646",
+    "2147483647",
+    "2147483648",
+    "99999999999",
+  ];
+  const { lookup } = await lookupFixture(
+    t,
+    numbers.map((number) => row(`L${number}`, number, "LONG", "ST")),
+    { gazetteer: GAZETTEER },
+  );
+  for (const number of numbers) {
+    const answer = await lookup({ addressNumber: number, streetName: "LONG", streetSuffix: "ST" });
+    assert.deepEqual([answer.status, answer.apn], ["matched", `L${number}`], number);
+  }
+  for (const number of ["2", "3", "212", "2147483649", "100000000000"]) {
+    const answer = await lookup({ addressNumber: number, streetName: "LONG", streetSuffix: "ST" });
+    assert.equal(answer.status, "not_found", number);
+  }
+});

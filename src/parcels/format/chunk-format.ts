@@ -124,7 +124,10 @@ export class DecodedChunk {
   private readonly flagBase: number;
   private readonly successorRows = new Map<number, number>();
   private streetList: ChunkStreet[] | undefined;
+  private streetsByName: Map<string, ChunkStreet> | undefined;
   private readonly streetBase: number;
+  /** Each row's house number as `numberOrder` compares it first, filled a street at a time. */
+  private numbers: Int32Array | undefined;
 
   constructor(private readonly data: Buffer) {
     let at = 0;
@@ -166,7 +169,21 @@ export class DecodedChunk {
   /** Bytes held in memory by this chunk (for the cache's budget). */
   get bytes(): number {
     // The decoded-string memo is counted at its table (8 bytes a string), not its lazily filled strings.
-    return this.data.length + this.decoded.length * 8 + this.successorRows.size * 48 + 256;
+    // and the house numbers at their full size, whether or not a lookup has filled them yet.
+    return this.data.length + this.decoded.length * 8 + this.rows * 4 + this.successorRows.size * 48 + 256;
+  }
+
+  /**
+   * The rows' house numbers (`houseNumberKey`), valid from `first` to `end` (one street's rows):
+   * a binary search over them touches one small array, where comparing the rows' texts reads a
+   * column, the string table and a string per step, each a cache miss in a large index.
+   */
+  houseNumbers(first: number, end: number): Int32Array {
+    const numbers = (this.numbers ??= new Int32Array(this.rows).fill(UNSET_NUMBER));
+    if (first < end && numbers[first] === UNSET_NUMBER) {
+      for (let row = first; row < end; row++) numbers[row] = houseNumberKey(this.text(row, "addressNumber"));
+    }
+    return numbers;
   }
 
   /** String `index`, decoded once: lookups compare the same few strings many times. */
@@ -260,6 +277,12 @@ export class DecodedChunk {
     return (this.streetList = list);
   }
 
+  /** The street of this name, if the chunk has it. */
+  street(name: string): ChunkStreet | undefined {
+    this.streetsByName ??= new Map(this.streets().map((street) => [street.name, street]));
+    return this.streetsByName.get(name);
+  }
+
   entry(row: number): AddressEntry {
     const entry = { lat: this.lat(row), lon: this.lon(row) } as AddressEntry;
     for (const field of TEXT_FIELDS) entry[field] = this.text(row, field);
@@ -277,6 +300,18 @@ export class DecodedChunk {
       supersededBy: this.successorBytes(row).map((id) => new Uint8Array(id)),
     };
   }
+}
+
+/** `houseNumbers` of a street not yet filled in (never a key: keys are at least -2^31 + 1). */
+const UNSET_NUMBER = -0x80000000;
+
+/**
+ * A house number as `numberOrder` (entry-order.ts) compares it first, clamped to 32 bits: in the
+ * same order as the rows (clamping keeps order), and equal for equal texts.
+ */
+export function houseNumberKey(addressNumber: string): number {
+  const value = parseInt(addressNumber, 10) || 0;
+  return value > 0x7fffffff ? 0x7fffffff : value < -0x7fffffff ? -0x7fffffff : value;
 }
 
 function align(offset: number): number {

@@ -125,6 +125,7 @@ export function answerCandidates(result: StreetAnswer, rows: StreetRows, confide
 
 /** One hit per parcel, preferring its unitless entry (the parcel's own address). */
 function byParcel(hits: Hit[]): Hit[] {
+  if (hits.length < 2) return hits.slice();
   const parcels = new Map<string, Hit>();
   for (const hit of hits) {
     const id = keyOf(hit);
@@ -174,8 +175,8 @@ export function matchStreet(
   if (guessedStreet && best.confidence === CORRECTED) return { answer: notFound(), level: NONE };
   const { fits } = best;
   const confidence = query.restoresWord ? CORRECTED : best.confidence;
-  const situses = new Set(fits.map(situsOf));
-  if (situses.size > 1) return { answer: ambiguous(fits, confidence * AMBIGUOUS_EACH), level: confidence };
+  if (fits.length > 1 && new Set(fits.map(situsOf)).size > 1)
+    return { answer: ambiguous(fits, confidence * AMBIGUOUS_EACH), level: confidence };
   // A unit the parcel does not list lowers the level too, so a reading that finds the unit's own
   // address (`800 5TH 1/2` read as street `5TH 1/2`) beats one that ignores the unit.
   const matched = matchSitus(query, fits, confidence);
@@ -251,6 +252,12 @@ function bestFits(query: StreetQuery, rows: Hit[]): { fits: Hit[]; confidence: n
 
 /** One situs: a plain parcel, one parcel with alias units, or a building of unit parcels. */
 function matchSitus(query: StreetQuery, rows: Hit[], confidence: number): StreetAnswer {
+  // One row of no building (most answers): matched, lower when it does not list the unit asked.
+  const only = rows.length === 1 ? rows[0]! : undefined;
+  if (only && only.chunk.buildingIdBytes(only.row) === null) {
+    const listed = query.occupancyId === "" || text(only, "occupancyId") === query.occupancyId;
+    return answer("matched", only, listed ? confidence : confidence * UNIT_NOT_FOUND);
+  }
   const isBuilding = rows.some((hit) => hit.chunk.buildingIdBytes(hit.row) !== null);
   const own = byParcel(rows.filter((hit) => text(hit, "occupancyId") === ""));
   const unitRows = rows.filter((hit) => text(hit, "occupancyId") !== "");

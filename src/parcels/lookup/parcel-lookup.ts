@@ -1,5 +1,6 @@
 import { stateHighwayName } from "../../parse/vocabulary/highway.js";
 import type { DecodedChunk } from "../format/chunk-format.js";
+import { houseNumberKey } from "../format/chunk-format.js";
 import { LOCAL_TYPES } from "../county-spellings.js";
 import type { Gazetteer } from "../../places/gazetteer.js";
 import type { IndexBuild } from "../store/index-build.js";
@@ -78,7 +79,6 @@ interface Place {
 }
 
 export class ParcelLookup {
-  private readonly streetMaps = new WeakMap<DecodedChunk, Map<string, [number, number]>>();
   private readonly localTypeMaps = new WeakMap<DecodedChunk, Map<string, string[]>>();
   private readonly matchers = new WeakMap<DecodedChunk, StreetMatcher>();
   private readonly cityMatchers = new Map<string, StreetMatcher>();
@@ -101,7 +101,10 @@ export class ParcelLookup {
       ? cached
       : await Promise.all(place.chunks.map((index) => build.chunk(index)));
     fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
-    const searched = place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
+    // One ZIP's chunk is the query's own ZIP: no read of the manifest's entry (a cache miss).
+    const searched = place.singleZip
+      ? [`zip:${query.zip5}`]
+      : place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
     const exact = this.exact(query, chunks, place.singleZip);
     const fuzzy = exact?.settled ? undefined : this.fuzzy(query, chunks, place.singleZip);
     // A near miss answers unless it found nothing where a reading's street gave a weak answer.
@@ -186,8 +189,8 @@ export class ParcelLookup {
   private street(chunks: DecodedChunk[], name: string): StreetRows | undefined {
     const ranges: Array<[DecodedChunk, number, number]> = [];
     for (const chunk of chunks) {
-      const range = this.streetMap(chunk).get(name);
-      if (range) ranges.push([chunk, range[0], range[0] + range[1]]);
+      const street = chunk.street(name);
+      if (street) ranges.push([chunk, street.first, street.first + street.count]);
     }
     return ranges.length > 0 ? new ChunkStreetRows(ranges) : undefined;
   }
@@ -260,23 +263,10 @@ export class ParcelLookup {
     return { ...notFound(), status: "ambiguous", candidates: candidates.slice(0, 10), fuzzy: true };
   }
 
-  private streetMap(chunk: DecodedChunk): Map<string, [number, number]> {
-    let map = this.streetMaps.get(chunk);
-    if (!map) {
-      map = new Map(
-        chunk
-          .streets()
-          .map((street): [string, [number, number]] => [street.name, [street.first, street.count]]),
-      );
-      this.streetMaps.set(chunk, map);
-    }
-    return map;
-  }
-
   /** The street names of the chunks, as the readings ask for them (query-readings.ts). */
   private streetNames(chunks: DecodedChunk[]): StreetNames {
     return {
-      has: (name) => chunks.some((chunk) => this.streetMap(chunk).has(name)),
+      has: (name) => chunks.some((chunk) => chunk.street(name) !== undefined),
       withLocalType: (prefix) => {
         const found = chunks.flatMap((chunk) => this.localTypeMap(chunk).get(prefix) ?? []);
         return found.length > 1 ? [...new Set(found)] : found;
@@ -288,7 +278,7 @@ export class ParcelLookup {
   private localTypeMap(chunk: DecodedChunk): Map<string, string[]> {
     let map = this.localTypeMaps.get(chunk);
     if (!map) {
-      map = localTypeNames(this.streetMap(chunk).keys());
+      map = localTypeNames(chunk.streets().map((street) => street.name));
       this.localTypeMaps.set(chunk, map);
     }
     return map;
@@ -324,27 +314,27 @@ function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
 
 /**
  * A street's rows by binary search: within a street, chunk rows are sorted by house number
- * (`numberOrder`, stored-entry.ts), so the rows at one number are one contiguous run.
+ * (`numberOrder`, entry-order.ts), so the rows at one number are one contiguous run.
  */
 class ChunkStreetRows implements StreetRows {
   constructor(private readonly ranges: Array<[DecodedChunk, number, number]>) {}
 
   at(addressNumber: string): Hit[] {
     const hits: Hit[] = [];
-    const wanted = parseInt(addressNumber, 10) || 0;
+    const wanted = houseNumberKey(addressNumber);
     for (const [chunk, first, end] of this.ranges) {
-      // Lower bound under numberOrder, with the query's numeric value computed once.
+      // Lower bound of the number, then the rows of that number whose text is the one asked.
+      const numbers = chunk.houseNumbers(first, end);
       let low = first;
       let high = end;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        const text = chunk.text(middle, "addressNumber");
-        const difference = (parseInt(text, 10) || 0) - wanted;
-        if (difference < 0 || (difference === 0 && text < addressNumber)) low = middle + 1;
+        if (numbers[middle]! < wanted) low = middle + 1;
         else high = middle;
       }
-      for (let row = low; row < end && chunk.text(row, "addressNumber") === addressNumber; row++) {
-        if (chunk.status(row) === "active") hits.push({ chunk, row });
+      for (let row = low; row < end && numbers[row] === wanted; row++) {
+        if (chunk.text(row, "addressNumber") === addressNumber && chunk.status(row) === "active")
+          hits.push({ chunk, row });
       }
     }
     return hits;

@@ -7,9 +7,24 @@ export interface Sized {
   readonly bytes: number;
 }
 
+/** An entry of the cache's recency list: most recent at `newest`, least recent at `oldest`. */
+interface Node {
+  readonly key: string;
+  readonly value: Sized;
+  older: Node | undefined;
+  newer: Node | undefined;
+}
+
+/**
+ * Recency is a doubly-linked list threaded through the entries, so a hit relinks one node: no
+ * allocation, and no delete-and-reinsert into the Map (whose deleted slots make it rehash every
+ * few thousand hits of a large cache).
+ */
 export class ByteLru {
-  private readonly entries = new Map<string, Sized>();
+  private readonly entries = new Map<string, Node>();
   private readonly loading = new Map<string, Promise<Sized>>();
+  private oldest: Node | undefined;
+  private newest: Node | undefined;
   private used = 0;
   hits = 0;
   misses = 0;
@@ -22,23 +37,16 @@ export class ByteLru {
 
   /** The cached value without waiting, marked recent; undefined when not cached. */
   peek<T extends Sized>(key: string): T | undefined {
-    const cached = this.entries.get(key);
-    if (cached) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      this.hits++;
-    }
-    return cached as T | undefined;
+    const node = this.entries.get(key);
+    if (!node) return undefined;
+    this.touch(node);
+    this.hits++;
+    return node.value as T;
   }
 
   async get<T extends Sized>(key: string, load: () => Promise<T>): Promise<T> {
-    const cached = this.entries.get(key);
-    if (cached) {
-      this.entries.delete(key);
-      this.entries.set(key, cached); // Map order is insertion order: re-insert marks it recent
-      this.hits++;
-      return cached as T;
-    }
+    const cached = this.peek<T>(key);
+    if (cached) return cached;
     const inFlight = this.loading.get(key);
     if (inFlight) return (await inFlight) as T;
     this.misses++;
@@ -53,33 +61,47 @@ export class ByteLru {
     }
   }
 
-  private insert(key: string, value: Sized): void {
-    if (value.bytes > this.capacityBytes) return; // larger than the whole cache: serve, do not keep
-    this.entries.set(key, value);
-    this.used += value.bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.used <= this.capacityBytes) break;
-      this.entries.delete(oldest);
-      this.used -= entry.bytes;
-    }
-  }
-
-  /** Drops every entry whose key starts with `prefix` (a build no longer served). */
-  evictPrefix(prefix: string): void {
-    for (const [key, entry] of this.entries) {
-      if (!key.startsWith(prefix)) continue;
-      this.entries.delete(key);
-      this.used -= entry.bytes;
-    }
-  }
-
   /** Drops the entries of these keys. */
   evictKeys(keys: Iterable<string>): void {
     for (const key of keys) {
-      const entry = this.entries.get(key);
-      if (!entry) continue;
-      this.entries.delete(key);
-      this.used -= entry.bytes;
+      const node = this.entries.get(key);
+      if (node) this.remove(node);
     }
+  }
+
+  private insert(key: string, value: Sized): void {
+    if (value.bytes > this.capacityBytes) return; // larger than the whole cache: serve, do not keep
+    const known = this.entries.get(key);
+    if (known) this.remove(known);
+    const node: Node = { key, value, older: this.newest, newer: undefined };
+    if (this.newest) this.newest.newer = node;
+    else this.oldest = node;
+    this.newest = node;
+    this.entries.set(key, node);
+    this.used += value.bytes;
+    while (this.used > this.capacityBytes && this.oldest) this.remove(this.oldest);
+  }
+
+  /** Makes `node` the most recent. */
+  private touch(node: Node): void {
+    if (node === this.newest) return;
+    this.unlink(node);
+    node.older = this.newest;
+    node.newer = undefined;
+    this.newest!.newer = node;
+    this.newest = node;
+  }
+
+  private remove(node: Node): void {
+    this.unlink(node);
+    this.entries.delete(node.key);
+    this.used -= node.value.bytes;
+  }
+
+  private unlink(node: Node): void {
+    if (node.older) node.older.newer = node.newer;
+    else this.oldest = node.newer;
+    if (node.newer) node.newer.older = node.older;
+    else this.newest = node.older;
   }
 }
