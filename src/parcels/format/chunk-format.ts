@@ -103,9 +103,14 @@ function writeStreets(out: ByteWriter, names: Uint32Array): void {
 
 /** One street of a chunk: its name and the contiguous rows that carry it. */
 export interface ChunkStreet {
-  name: string;
-  first: number;
-  count: number;
+  readonly name: string;
+  readonly first: number;
+  readonly count: number;
+}
+
+/** A street as the chunk keeps it: whether its rows' house numbers are filled in yet. */
+interface StreetEntry extends ChunkStreet {
+  numbered: boolean;
 }
 
 /** A decoded chunk: views over the inflated payload, values read on demand. */
@@ -123,8 +128,8 @@ export class DecodedChunk {
   private readonly lons: Int32Array;
   private readonly flagBase: number;
   private readonly successorRows = new Map<number, number>();
-  private streetList: ChunkStreet[] | undefined;
-  private streetsByName: Map<string, ChunkStreet> | undefined;
+  private streetList: StreetEntry[] | undefined;
+  private streetsByName: Map<string, StreetEntry> | undefined;
   private readonly streetBase: number;
   /** Each row's house number as `numberOrder` compares it first, filled a street at a time. */
   private numbers: Int32Array | undefined;
@@ -168,20 +173,25 @@ export class DecodedChunk {
 
   /** Bytes held in memory by this chunk (for the cache's budget). */
   get bytes(): number {
-    // The decoded-string memo is counted at its table (8 bytes a string), not its lazily filled strings.
-    // and the house numbers at their full size, whether or not a lookup has filled them yet.
+    // The decoded-string memo is counted at its table (8 bytes a string), not its lazily filled
+    // strings; the house numbers at their full size, whether or not a lookup has filled them yet.
     return this.data.length + this.decoded.length * 8 + this.rows * 4 + this.successorRows.size * 48 + 256;
   }
 
   /**
-   * The rows' house numbers (`houseNumberKey`), valid from `first` to `end` (one street's rows):
-   * a binary search over them touches one small array, where comparing the rows' texts reads a
-   * column, the string table and a string per step, each a cache miss in a large index.
+   * The rows' house numbers (`houseNumberKey`), valid over the rows of `street` (one of this
+   * chunk's `streets()`): a binary search over them touches one small array, where comparing the
+   * rows' texts reads a column, the string table and a string per step, each a cache miss in a
+   * large index.
    */
-  houseNumbers(first: number, end: number): Int32Array {
-    const numbers = (this.numbers ??= new Int32Array(this.rows).fill(UNSET_NUMBER));
-    if (first < end && numbers[first] === UNSET_NUMBER) {
-      for (let row = first; row < end; row++) numbers[row] = houseNumberKey(this.text(row, "addressNumber"));
+  houseNumbers(street: ChunkStreet): Int32Array {
+    const numbers = (this.numbers ??= new Int32Array(this.rows));
+    const entry = street as StreetEntry;
+    if (!entry.numbered) {
+      const end = street.first + street.count;
+      for (let row = street.first; row < end; row++)
+        numbers[row] = houseNumberKey(this.text(row, "addressNumber"));
+      entry.numbered = true;
     }
     return numbers;
   }
@@ -264,14 +274,19 @@ export class DecodedChunk {
 
   /** The street directory: each street name with its contiguous rows, in name order. */
   streets(): ChunkStreet[] {
+    return this.streetEntries();
+  }
+
+  private streetEntries(): StreetEntry[] {
     if (this.streetList) return this.streetList;
     const count = this.data.readUInt32LE(this.streetBase);
-    const list: ChunkStreet[] = [];
+    const list: StreetEntry[] = [];
     for (let i = 0, at = this.streetBase + 4; i < count; i++, at += 12) {
       list.push({
         name: this.string(this.data.readUInt32LE(at)),
         first: this.data.readUInt32LE(at + 4),
         count: this.data.readUInt32LE(at + 8),
+        numbered: false,
       });
     }
     return (this.streetList = list);
@@ -279,7 +294,7 @@ export class DecodedChunk {
 
   /** The street of this name, if the chunk has it. */
   street(name: string): ChunkStreet | undefined {
-    this.streetsByName ??= new Map(this.streets().map((street) => [street.name, street]));
+    this.streetsByName ??= new Map(this.streetEntries().map((street) => [street.name, street]));
     return this.streetsByName.get(name);
   }
 
@@ -301,9 +316,6 @@ export class DecodedChunk {
     };
   }
 }
-
-/** `houseNumbers` of a street not yet filled in (never a key: keys are at least -2^31 + 1). */
-const UNSET_NUMBER = -0x80000000;
 
 /**
  * A house number as `numberOrder` (entry-order.ts) compares it first, clamped to 32 bits: in the

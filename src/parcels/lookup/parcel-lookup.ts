@@ -1,5 +1,5 @@
 import { stateHighwayName } from "../../parse/vocabulary/highway.js";
-import type { DecodedChunk } from "../format/chunk-format.js";
+import type { ChunkStreet, DecodedChunk } from "../format/chunk-format.js";
 import { houseNumberKey } from "../format/chunk-format.js";
 import { LOCAL_TYPES } from "../county-spellings.js";
 import type { Gazetteer } from "../../places/gazetteer.js";
@@ -187,10 +187,10 @@ export class ParcelLookup {
 
   /** The street's rows in every chunk that has it, or undefined when none has. */
   private street(chunks: DecodedChunk[], name: string): StreetRows | undefined {
-    const ranges: Array<[DecodedChunk, number, number]> = [];
+    const ranges: Array<[DecodedChunk, ChunkStreet]> = [];
     for (const chunk of chunks) {
       const street = chunk.street(name);
-      if (street) ranges.push([chunk, street.first, street.first + street.count]);
+      if (street) ranges.push([chunk, street]);
     }
     return ranges.length > 0 ? new ChunkStreetRows(ranges) : undefined;
   }
@@ -317,15 +317,16 @@ function withPlace(answer: LookupAnswer, place: Place): LookupAnswer {
  * (`numberOrder`, entry-order.ts), so the rows at one number are one contiguous run.
  */
 class ChunkStreetRows implements StreetRows {
-  constructor(private readonly ranges: Array<[DecodedChunk, number, number]>) {}
+  constructor(private readonly ranges: Array<[DecodedChunk, ChunkStreet]>) {}
 
   at(addressNumber: string): Hit[] {
     const hits: Hit[] = [];
     const wanted = houseNumberKey(addressNumber);
-    for (const [chunk, first, end] of this.ranges) {
+    for (const [chunk, street] of this.ranges) {
       // Lower bound of the number, then the rows of that number whose text is the one asked.
-      const numbers = chunk.houseNumbers(first, end);
-      let low = first;
+      const numbers = chunk.houseNumbers(street);
+      const end = street.first + street.count;
+      let low = street.first;
       let high = end;
       while (low < high) {
         const middle = (low + high) >>> 1;
@@ -342,8 +343,9 @@ class ChunkStreetRows implements StreetRows {
 
   all(): Hit[] {
     const hits: Hit[] = [];
-    for (const [chunk, first, end] of this.ranges) {
-      for (let row = first; row < end; row++) if (chunk.status(row) === "active") hits.push({ chunk, row });
+    for (const [chunk, { first, count }] of this.ranges) {
+      for (let row = first; row < first + count; row++)
+        if (chunk.status(row) === "active") hits.push({ chunk, row });
     }
     return hits;
   }
