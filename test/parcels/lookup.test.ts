@@ -396,10 +396,13 @@ test("lookup and by-ID answers have exactly the fields docs/openapi.json documen
 });
 
 test("a house number is found by its value, then its text, on a street of many", async (t) => {
-  // Values past 32 bits tie in the search's number column (clamped): the text then decides.
+  // Nine digits are read from the chunk's bytes, ten by parseInt; values past 32 bits tie in the
+  // search's number column (clamped): the text then decides.
   const numbers = [
     ...Array.from({ length: 70 }, (_, i) => String(i * 3 + 1)),
     "0",
+    "123456789",
+    "1234567890",
     "2147483646",
     "2147483647",
     "2147483648",

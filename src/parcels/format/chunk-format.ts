@@ -190,10 +190,28 @@ export class DecodedChunk {
     if (!entry.numbered) {
       const end = street.first + street.count;
       for (let row = street.first; row < end; row++)
-        numbers[row] = houseNumberKey(this.text(row, "addressNumber"));
+        numbers[row] = this.numberKey(this.textIndex(row, "addressNumber"));
       entry.numbered = true;
     }
     return numbers;
+  }
+
+  /**
+   * `houseNumberKey` of string `index`: up to nine leading digits are read from the bytes, so that
+   * filling a street's numbers leaves no decoded strings behind; anything else by the rule itself.
+   */
+  private numberKey(index: number): number {
+    const data = this.data;
+    const start = this.stringBase + (this.stringOffsets[index] ?? 0);
+    const end = Math.min(this.stringBase + (this.stringOffsets[index + 1] ?? 0), start + 10);
+    let value = 0;
+    let at = start;
+    for (; at < end; at++) {
+      const digit = (data[at] ?? 0) - 48;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    return at === start || at - start === 10 ? houseNumberKey(this.string(index)) : value;
   }
 
   /** String `index`, decoded once: lookups compare the same few strings many times. */
