@@ -249,7 +249,7 @@ export function parcelRecord(chunk: DecodedChunk, row: number): ParcelRecord {
  * a table of all 100,000, one memory read where a Map of 42,000 keys hashes the query's fresh
  * string and probes; other keys (`c` + FIPS) are in a Map.
  */
-class ChunkIndexes {
+export class ChunkIndexes {
   private readonly byZip = new Int32Array(100_000).fill(-1);
   private readonly byKey = new Map<string, number>();
 
