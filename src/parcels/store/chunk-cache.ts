@@ -73,10 +73,8 @@ export class ByteLru {
     if (value.bytes > this.capacityBytes) return; // larger than the whole cache: serve, do not keep
     const known = this.entries.get(key);
     if (known) this.remove(known);
-    const node: Node = { key, value, older: this.newest, newer: undefined };
-    if (this.newest) this.newest.newer = node;
-    else this.oldest = node;
-    this.newest = node;
+    const node: Node = { key, value, older: undefined, newer: undefined };
+    this.linkNewest(node);
     this.entries.set(key, node);
     this.used += value.bytes;
     while (this.used > this.capacityBytes && this.oldest) this.remove(this.oldest);
@@ -86,9 +84,15 @@ export class ByteLru {
   private touch(node: Node): void {
     if (node === this.newest) return;
     this.unlink(node);
+    this.linkNewest(node);
+  }
+
+  /** Puts an unlinked `node` at the newest end. */
+  private linkNewest(node: Node): void {
     node.older = this.newest;
     node.newer = undefined;
-    this.newest!.newer = node;
+    if (this.newest) this.newest.newer = node;
+    else this.oldest = node;
     this.newest = node;
   }
 
