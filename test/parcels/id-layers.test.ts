@@ -10,7 +10,7 @@ import { ingest } from "../../src/parcels/ingest/ingest.js";
 import { MAX_ID_LAYERS, manifestText } from "../../src/parcels/store/index-writer.js";
 import { sealBlob } from "../../src/parcels/format/blob-envelope.js";
 import { ByteWriter } from "../../src/parcels/format/byte-writer.js";
-import { buildPrefix } from "../../src/parcels/format/manifest.js";
+import { buildPrefix, MANIFEST_VERSION } from "../../src/parcels/format/manifest.js";
 import type { Manifest } from "../../src/parcels/format/manifest.js";
 import { crc32 } from "node:zlib";
 import { createHash } from "node:crypto";
@@ -128,7 +128,7 @@ test("an index whose ID directory names chunks by position (format 2) is read an
   // A refresh of one county turns the directory into one layer naming chunks by key.
   await load(store, dir, county("06001", "94704", "BERKELEY", 2), "a2");
   const refreshed = await current(store);
-  assert.equal(refreshed.formatVersion, 3);
+  assert.equal(refreshed.formatVersion, MANIFEST_VERSION);
   assert.equal(refreshed.idLayers!.length, 1);
   assert.equal(refreshed.idLayers![0]!.entries, refreshed.counts.parcels);
   await assertEveryIdFound(store);

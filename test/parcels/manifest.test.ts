@@ -20,8 +20,8 @@ test("a manifest of another format or version is refused with a clear message", 
   };
   assert.equal(parseManifest(JSON.stringify(base), "m").buildId, "b_x");
   assert.throws(
-    () => parseManifest(JSON.stringify({ ...base, formatVersion: 4 }), "m"),
-    /format version 4 is not supported \(this build reads 1, 2 and 3\)/,
+    () => parseManifest(JSON.stringify({ ...base, formatVersion: 5 }), "m"),
+    /format version 5 is not supported \(this build reads 1, 2, 3 and 4\)/,
   );
   assert.throws(
     () => parseManifest(JSON.stringify({ ...base, format: "other" }), "m"),

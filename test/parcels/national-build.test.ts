@@ -7,6 +7,8 @@ import { nationalGazetteer } from "../../src/places/gazetteer.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { StoredParcelIndex } from "../../src/parcels/stored-parcel-index.js";
 import type { LookupAnswer, LookupRequest } from "../../src/parcels/lookup-types.js";
+import { PART_ROWS } from "../../src/parcels/format/chunk-parts.js";
+import { partKey } from "../../src/parcels/format/manifest.js";
 import { buildNationalInParallel } from "../../tools/parcels/parallel-national-build.js";
 import { temporaryDir } from "./index-fixtures.js";
 
@@ -44,6 +46,8 @@ test("a build on worker threads answers every sampled parcel by address and by I
   const plan = realisticNationalPlan(gazetteer, 300_000)
     .filter(([place]) => place.state === "RI")
     .slice(0, 12);
+  // One ZIP large enough to be split into parts of whole streets.
+  plan[3]![1] = PART_ROWS * 2 + 1_000;
   const samples: Array<{ request: Record<string, string>; id: string }> = [];
   const manifest = await buildNationalInParallel(join(dir, "index"), plan, {
     realistic: true,
@@ -53,7 +57,11 @@ test("a build on worker threads answers every sampled parcel by address and by I
     onZip: (_place, result) => samples.push(...result.samples),
   });
   const parcels = plan.reduce((sum, [, count]) => sum + count, 0);
-  assert.equal(manifest.chunks.length, plan.filter(([, count]) => count > 0).length);
+  assert.equal(manifest.chunks.length, plan.filter(([, count]) => count > 0).length + 2);
+  assert.deepEqual(
+    manifest.chunks.filter((chunk) => chunk.key.startsWith(plan[3]![0].zip5)).map((chunk) => chunk.key),
+    [0, 1, 2].map((part) => partKey(plan[3]![0].zip5, part)),
+  );
   assert.deepEqual(
     manifest.chunks.map((chunk) => chunk.key),
     [...manifest.chunks.map((chunk) => chunk.key)].sort(),

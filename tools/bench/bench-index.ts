@@ -81,7 +81,7 @@ async function nationalBuild(store: LocalBlobStore): Promise<string[]> {
     manifest.streets.bytes;
   const parcels = manifest.counts.parcels;
   print(
-    `national build: ${parcels} parcels, ${manifest.chunks.length} ZIP chunks, ${idShardRefs(manifest).length} ID shards, ${manifest.counts.buildings} buildings`,
+    `national build: ${parcels} parcels, ${manifest.chunks.length} chunks, ${idShardRefs(manifest).length} ID shards, ${manifest.counts.buildings} buildings`,
   );
   print(
     `  wall ${elapsed.toFixed(1)} s (${Math.round(parcels / elapsed)} parcels/s), CPU ${cpuSince(cpu).toFixed(1)} s${waitedSince(waited)}`,

@@ -424,7 +424,7 @@ async function main(): Promise<void> {
     const b = await runPhase(["--phase", "build"]);
     const bytes = b.bytes as number;
     print(
-      `build: ${b.parcels} parcels, ${b.chunks} ZIP chunks, ${b.shards} ID shards, ${b.buildings} buildings`,
+      `build: ${b.parcels} parcels, ${b.chunks} chunks (large ZIPs in parts), ${b.shards} ID shards, ${b.buildings} buildings`,
     );
     print(
       `  wall ${(b.wall as number).toFixed(0)} s (${Math.round(parcels / (b.wall as number))} parcels/s), CPU ${(b.cpu as number).toFixed(0)} s, peak RSS ${gib(b.maxRss as number)}`,

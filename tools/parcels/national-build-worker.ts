@@ -9,6 +9,8 @@ import { assignIdentities, emptyPreviousState } from "../../src/parcels/ingest/i
 import { ParcelGroups } from "../../src/parcels/ingest/parcel-groups.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { encodeChunk } from "../../src/parcels/store/index-writer.js";
+import type { EncodedChunk } from "../../src/parcels/store/index-writer.js";
+import { chunkParts } from "../../src/parcels/format/chunk-parts.js";
 import { generateZip } from "../../src/parcels/demo/synthetic.js";
 import type { Place } from "../../src/places/gazetteer.js";
 import { toRow } from "./synthetic-index.js";
@@ -32,9 +34,8 @@ export interface NationalZipTask {
 
 export interface NationalZipResult {
   seq: number;
-  chunk: Omit<ReturnType<typeof encodeChunk>, "payload">;
-  bytes: number;
-  crc32: number;
+  /** The ZIP's chunks (one, or its parts), each stored: its manifest entry's size and CRC-32. */
+  chunks: Array<{ chunk: Omit<EncodedChunk, "payload">; bytes: number; crc32: number }>;
   /** Sampled active parcels with a situs: the lookup request and the parcel's service ID. */
   samples: Array<{ request: Record<string, string>; id: string }>;
   /** The service ID of the ZIP's 11th generated parcel (the one version 2 splits), if any. */
@@ -69,17 +70,24 @@ async function buildZip(task: NationalZipTask): Promise<NationalZipResult> {
   }
   const split = generated[10] && entries.find((entry) => entry.apn === generated[10]!.apn && !entry.alias);
   const splitId = split ? `adr_${encodeUlid(split.id)}` : undefined;
-  const { payload, ...chunk } = encodeChunk(task.place.zip5, entries, columns, out);
-  const blob = sealBlob("chunk", payload);
-  await store.put(`${buildPrefix(setup.buildId)}/chunks/${task.place.zip5}.bin`, blob);
-  return { seq: task.seq, chunk, bytes: blob.length, crc32: crc32(blob), samples, splitId };
+  const chunks: NationalZipResult["chunks"] = [];
+  for (const part of chunkParts(task.place.zip5, entries)) {
+    const { payload, ...chunk } = encodeChunk(part.key, part.entries, columns, out);
+    const blob = sealBlob("chunk", payload);
+    await store.put(`${buildPrefix(setup.buildId)}/chunks/${part.key}.bin`, blob);
+    chunks.push({ chunk, bytes: blob.length, crc32: crc32(blob) });
+  }
+  return { seq: task.seq, chunks, samples, splitId };
 }
 
 let queue = Promise.resolve();
 parentPort?.on("message", (task: NationalZipTask) => {
   queue = queue.then(async () => {
     const result = await buildZip(task);
-    parentPort?.postMessage(result, [result.chunk.idRecords.buffer as ArrayBuffer]);
+    parentPort?.postMessage(
+      result,
+      result.chunks.map(({ chunk }) => chunk.idRecords.buffer as ArrayBuffer),
+    );
   });
   queue.catch((error: unknown) => {
     throw error;

@@ -88,7 +88,7 @@ export async function buildNationalInParallel(
       }
       results.delete(taken);
       const task = tasks[taken]!;
-      writer.addStoredChunk(result.chunk, { bytes: result.bytes, crc32: result.crc32 });
+      for (const { chunk, ...stored } of result.chunks) writer.addStoredChunk(chunk, stored);
       options.onZip?.(task.place, result);
       taken++;
       send();

@@ -11,11 +11,14 @@
  * some chunks writes a layer for their parcels only and keeps the layers of earlier builds, so a
  * county refreshed in a national index does not rewrite the directory of the nation. Entries name
  * their chunk by key (`chunkKeyCode`), not by position, so they stay true while chunks are added
- * around them. Versions 1 and 2 are still read.
+ * around them.
+ *
+ * Version 4 splits a large ZIP (or county) into parts of whole streets (chunk-parts.ts): keys
+ * `94103`, `94103-0001`, …, adjacent in key order. Versions 1 to 3 are still read.
  */
 export const MANIFEST_FORMAT = "situs-parcel-index";
-export const MANIFEST_VERSION = 3;
-const READABLE_VERSIONS = [1, 2, 3];
+export const MANIFEST_VERSION = 4;
+const READABLE_VERSIONS = [1, 2, 3, 4];
 
 export interface BlobRef {
   file: string;
@@ -32,7 +35,10 @@ export interface ChunkCounts {
 }
 
 export interface ChunkRef extends BlobRef {
-  /** The ZIP (`94103`), or `c` + county FIPS for parcels with no ZIP (`c06001`). */
+  /**
+   * The ZIP (`94103`), or `c` + county FIPS for parcels with no ZIP (`c06001`); a further part of
+   * a large one adds its number (`94103-0001`, chunk-parts.ts).
+   */
   key: string;
   rows: number;
   /** The build whose folder holds the file (an earlier one when this build kept it); version 2. */
@@ -85,10 +91,35 @@ export interface IdLayer {
 
 /**
  * A chunk key as a number for the ID directory: a ZIP as itself (`94103` → 94103), a county chunk
- * after every ZIP (`c06001` → 106001).
+ * after every ZIP (`c06001` → 106001), a further part PART_CODE_STEP apart for each part number
+ * (`94103-0002` → 494103).
  */
 export function chunkKeyCode(key: string): number {
-  return key.startsWith("c") ? 100_000 + Number(key.slice(1)) : Number(key);
+  const { base, part } = splitPartKey(key);
+  return part * PART_CODE_STEP + (base.startsWith("c") ? 100_000 + Number(base.slice(1)) : Number(base));
+}
+
+/** Codes of part 0 are below this (ZIPs and county FIPS); a u32 holds 21,000 parts of each. */
+const PART_CODE_STEP = 200_000;
+
+/** The key of part `part` of a ZIP's (or county's) chunks: part 0 is the key itself. */
+export function partKey(base: string, part: number): string {
+  return part === 0 ? base : `${base}-${String(part).padStart(PART_DIGITS, "0")}`;
+}
+
+/** Digits of a part number in its key: zero-padded, so keys sort as their parts do (9,999 parts). */
+export const PART_DIGITS = 4;
+
+/** A chunk key's ZIP (or `c` + FIPS) and part number. */
+export function splitPartKey(key: string): { base: string; part: number } {
+  const dash = key.indexOf("-");
+  return dash < 0 ? { base: key, part: 0 } : { base: key.slice(0, dash), part: Number(key.slice(dash + 1)) };
+}
+
+/** The ZIP (or `c` + FIPS) of a chunk key, without its part. */
+export function baseKey(key: string): string {
+  const dash = key.indexOf("-");
+  return dash < 0 ? key : key.slice(0, dash);
 }
 
 /** Every ID shard file of a manifest, whichever version. */

@@ -2,16 +2,18 @@ import type { PreviousParcel, PreviousState } from "./identity.js";
 import { emptyPreviousState } from "./identity.js";
 import type { IndexBuild } from "../store/index-build.js";
 import type { KeptChunk } from "../store/index-writer.js";
+import { baseKey } from "../format/manifest.js";
 import { addressKey, EXACT_APN, identityKey, situsKey } from "../parcel-row.js";
 import type { StoredEntry } from "../parcel-row.js";
 
 /**
  * Many counties in one index, each refreshed on its own schedule. A new build replaces the parcels
  * of some counties (those of its input, and any named with `--replace-fips` or removed) and keeps
- * every other county as it was: a chunk (one ZIP) that holds none of the replaced counties and
- * gets no new rows is kept as a file of the earlier build; a chunk that does is decoded, its other
- * counties' entries carried into the new chunk unchanged (a ZIP can span counties), and its
- * replaced counties' entries become the previous state their identities are assigned against.
+ * every other county as it was: the chunks of a ZIP (one, or its parts) that hold none of the
+ * replaced counties and get no new rows are kept as files of the earlier build; the chunks of a
+ * ZIP where one part does are decoded (the ZIP is split into parts anew), their other counties'
+ * entries carried into the new chunks unchanged (a ZIP can span counties), and their replaced
+ * counties' entries become the previous state their identities are assigned against.
  */
 export interface RefreshPlan {
   /** Chunks kept as they are, in key order. */
@@ -38,11 +40,15 @@ export async function planRefresh(
   const streets = await build.streets();
   const places = await build.places();
   const replaced: StoredEntry[] = [];
+  const touched = new Set<string>();
+  for (const ref of build.manifest.chunks) {
+    const key = baseKey(ref.key);
+    if (!ref.counties || !ref.counts || newKeys.has(key) || ref.counties.some((fips) => counties.has(fips)))
+      touched.add(key);
+  }
   for (let index = 0; index < build.manifest.chunks.length; index++) {
     const ref = build.manifest.chunks[index]!;
-    const touched =
-      !ref.counties || !ref.counts || newKeys.has(ref.key) || ref.counties.some((fips) => counties.has(fips));
-    if (!touched) {
+    if (!touched.has(baseKey(ref.key))) {
       plan.kept.push({
         ref,
         fromBuild: build.buildId,

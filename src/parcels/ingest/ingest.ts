@@ -36,6 +36,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Threads that compress index files beside the main thread (default: one per further core, up to 3; 0: none). */
   sealWorkers?: number;
+  /** The most rows of a chunk before a ZIP is split into parts (chunk-parts.ts `PART_ROWS`). */
+  partRows?: number;
 }
 
 export interface IngestOptions extends BuildOptions {
@@ -203,7 +205,14 @@ async function writeBuild(
   const now = options.now ?? Date.now;
   const entries = replace(plan.previous, new UlidGenerator(now));
   const identitySeconds = phase();
-  const writer = new BuildWriter(options.store, previousBuild?.buildId ?? null, now(), options.sealWorkers);
+  const writer = new BuildWriter(
+    options.store,
+    previousBuild?.buildId ?? null,
+    now(),
+    options.sealWorkers,
+    undefined,
+    options.partRows,
+  );
   const fresh = groupByChunk([...entries, ...plan.carried]);
   const kept = plan.kept;
   let manifest: Manifest;

@@ -4,6 +4,7 @@ import { houseNumberKey } from "../format/chunk-format.js";
 import { LOCAL_TYPES } from "../county-spellings.js";
 import type { Gazetteer } from "../../places/gazetteer.js";
 import type { IndexBuild } from "../store/index-build.js";
+import { baseKey } from "../format/manifest.js";
 import type { LocationAmbiguity, LookupAnswer, LookupRequest, ReadPath } from "../lookup-types.js";
 import { notFoundAnswer } from "../lookup-types.js";
 import type { Hit, StreetAnswer, StreetRows } from "./match-ladder.js";
@@ -69,7 +70,7 @@ export function normalizeQuery(request: LookupRequest): LookupQuery {
 /** Fuzzy answers rank below every exact one (DECISIONS.md "Fuzzy"): scaled by this, less per edit. */
 const FUZZY_FACTOR = 0.7;
 const FUZZY_PER_EDIT = 0.1;
-/** Deletion indexes of whole cities kept (a city's is built on its first near-miss lookup). */
+/** Deletion indexes of whole cities (and ZIPs in parts) kept, each built on its first near-miss lookup. */
 const CITY_MATCHERS = 256;
 
 interface Place {
@@ -94,19 +95,24 @@ export class ParcelLookup {
     const place = await this.locate(build, query);
     if ("error" in place) return place;
     if (place.chunks.length === 0) return withPlace(notFoundAnswer(), place);
-    if (!place.singleZip) place.chunks = await this.cityChunks(build, query, place.chunks);
-    const started = process.hrtime.bigint();
-    const cached = place.chunks.map((index) => build.cachedChunk(index));
-    const chunks = cached.every((chunk) => chunk !== undefined)
-      ? cached
-      : await Promise.all(place.chunks.map((index) => build.chunk(index)));
-    fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
+    // A large ZIP's parts (chunk-parts.ts): the street dictionary says which hold the query's
+    // streets, so a lookup reads those, as one chunk of the whole ZIP would answer.
+    const parts = place.singleZip && place.chunks.length > 1 ? place.chunks : undefined;
+    if (parts) place.chunks = await this.readingChunks(build, query, parts);
+    else if (!place.singleZip) place.chunks = await this.cityChunks(build, query, place.chunks);
+    const chunks = await this.load(build, place.chunks, fetchMs);
     // One ZIP's chunk is the query's own ZIP: no read of the manifest's entry (a cache miss).
     const searched = place.singleZip
       ? [`zip:${query.zip5}`]
-      : place.chunks.map((index) => `zip:${build.manifest.chunks[index]?.key ?? ""}`);
+      : [...new Set(place.chunks.map((index) => `zip:${baseKey(build.manifest.chunks[index]?.key ?? "")}`))];
     const exact = this.exact(query, chunks, place.singleZip);
-    const fuzzy = exact?.settled ? undefined : this.fuzzy(query, chunks, place.singleZip);
+    const fuzzy = exact?.settled
+      ? undefined
+      : this.fuzzy(
+          query,
+          parts ? await this.load(build, await this.nearChunks(build, query, parts), fetchMs) : chunks,
+          place.singleZip,
+        );
     // A near miss answers unless it found nothing where a reading's street gave a weak answer.
     const near =
       fuzzy !== undefined && (fuzzy.status !== "not_found" || exact === undefined) ? fuzzy : undefined;
@@ -122,12 +128,33 @@ export class ParcelLookup {
     return withPlace(answer, place);
   }
 
+  /** Chunks by manifest position, from the cache without a trip through the event loop when all are there. */
+  private async load(
+    build: IndexBuild,
+    indexes: number[],
+    fetchMs: { value: number },
+  ): Promise<DecodedChunk[]> {
+    const started = process.hrtime.bigint();
+    const cached = indexes.map((index) => build.cachedChunk(index));
+    const chunks = cached.every((chunk) => chunk !== undefined)
+      ? cached
+      : await Promise.all(indexes.map((index) => build.chunk(index)));
+    fetchMs.value += Number(process.hrtime.bigint() - started) / 1e6;
+    return chunks;
+  }
+
   /**
    * The chunks of a city worth reading, from the build's street dictionary: those that have the
    * street under any reading of the query, else those that have a near miss of it (so `searched`
    * names what was read).
    */
   private async cityChunks(build: IndexBuild, query: LookupQuery, chunks: number[]): Promise<number[]> {
+    const exact = await this.readingChunks(build, query, chunks);
+    return exact.length > 0 ? exact : this.nearChunks(build, query, chunks);
+  }
+
+  /** The chunks that have the query's street under any of its readings (query-readings.ts). */
+  private async readingChunks(build: IndexBuild, query: LookupQuery, chunks: number[]): Promise<number[]> {
     const dictionary = await build.streets();
     const exact = new Set<number>();
     const has = (name: string): boolean => {
@@ -142,8 +169,16 @@ export class ParcelLookup {
     has(query.streetName);
     wordReadings(query, names);
     suffixReadings(query, names);
-    if (exact.size > 0) return chunks.filter((chunk) => exact.has(chunk));
-    const name = query.streetName;
+    return chunks.filter((chunk) => exact.has(chunk));
+  }
+
+  /**
+   * The chunks that have a near miss of the query's street (street-matcher.ts): every street
+   * within MAX_EDITS is in one of them, so the near-miss search over these finds what it would
+   * over all.
+   */
+  private async nearChunks(build: IndexBuild, query: LookupQuery, chunks: number[]): Promise<number[]> {
+    const dictionary = await build.streets();
     const key = `${build.buildId}|${chunks.join(",")}`;
     let matcher = this.cityMatchers.get(key);
     if (!matcher) {
@@ -151,7 +186,7 @@ export class ParcelLookup {
       matcher = new StreetMatcher([...new Set(chunks.flatMap((chunk) => dictionary.streetsOf(chunk)))]);
       this.cityMatchers.set(key, matcher);
     }
-    const near = matcher.near(name).map((street) => street.name);
+    const near = matcher.near(query.streetName).map((street) => street.name);
     return chunks.filter((chunk) => near.some((street) => dictionary.has(chunk, street)));
   }
 
@@ -162,8 +197,7 @@ export class ParcelLookup {
    */
   private async locate(build: IndexBuild, query: LookupQuery): Promise<Place | LocationAmbiguity> {
     if (query.zip5 !== "" || !query.zipValid) {
-      const index = query.zipValid ? build.chunkIndexOf(query.zip5) : -1;
-      return { chunks: index >= 0 ? [index] : [], singleZip: true };
+      return { chunks: query.zipValid ? build.chunksOf(query.zip5) : [], singleZip: true };
     }
     const recorded = await build.places();
     const states = [
@@ -177,10 +211,7 @@ export class ParcelLookup {
     }
     const zips = state === "" ? [] : this.gazetteer.zipsOf(query.city, state);
     const chunks = [
-      ...new Set([
-        ...zips.map((zip) => build.chunkIndexOf(zip)).filter((index) => index >= 0),
-        ...recorded.chunksOf(query.city, state),
-      ]),
+      ...new Set([...zips.flatMap((zip) => build.chunksOf(zip)), ...recorded.chunksOf(query.city, state)]),
     ].sort((a, b) => a - b);
     return { chunks, singleZip: false, ...(stateInferred ? { stateInferred } : {}) };
   }

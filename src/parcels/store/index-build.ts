@@ -11,7 +11,14 @@ import { IdShard, LayerShard, shardOf } from "../format/id-directory.js";
 import type { IdPlace } from "../format/id-directory.js";
 import type { ParcelRecord } from "../lookup-types.js";
 import type { BlobRef, ChunkRef, CurrentPointer, IdLayer, Manifest } from "../format/manifest.js";
-import { buildPrefix, chunkKeyCode, chunkPath, parseCurrent, parseManifest } from "../format/manifest.js";
+import {
+  baseKey,
+  buildPrefix,
+  chunkKeyCode,
+  chunkPath,
+  parseCurrent,
+  parseManifest,
+} from "../format/manifest.js";
 import { PlaceDirectory, StreetDictionary } from "../format/street-dictionary.js";
 
 /** A file of the build is missing from the store: the build cannot answer (503, not 404). */
@@ -111,10 +118,13 @@ export class IndexBuild {
     );
   }
 
-  /** The manifest position of a chunk key (`94103`), or -1. */
-  chunkIndexOf(key: string): number {
+  /** The manifest positions of a ZIP's (or county's) chunks: one, its parts, or none. */
+  chunksOf(key: string): number[] {
     this.chunkIndexes ??= new ChunkIndexes(this.manifest.chunks.map((chunk) => chunk.key));
-    return this.chunkIndexes.indexOf(key);
+    const first = this.chunkIndexes.indexOf(key);
+    if (first < 0) return [];
+    const parts = this.chunkIndexes.partsOf(key);
+    return parts === 1 ? [first] : Array.from({ length: parts }, (_, part) => first + part);
   }
 
   async streets(): Promise<StreetDictionary> {
@@ -247,22 +257,38 @@ export function parcelRecord(chunk: DecodedChunk, row: number): ParcelRecord {
 /**
  * Chunk positions by key: a ZIP (five digits, nearly every key and every lookup) is an index into
  * a table of all 100,000, one memory read where a Map of 42,000 keys hashes the query's fresh
- * string and probes; other keys (`c` + FIPS) are in a Map.
+ * string and probes; other keys (`c` + FIPS) are in a Map. A key split into parts (chunk-parts.ts)
+ * has its parts right after it in key order: the table holds the first and the count.
  */
 export class ChunkIndexes {
   private readonly byZip = new Int32Array(100_000).fill(-1);
-  private readonly byKey = new Map<string, number>();
+  private readonly zipParts = new Uint16Array(100_000);
+  private readonly byKey = new Map<string, { first: number; parts: number }>();
 
   constructor(keys: readonly string[]) {
     keys.forEach((key, index) => {
-      const zip = fiveDigitValue(key);
-      if (zip >= 0) this.byZip[zip] = index;
-      else this.byKey.set(key, index);
+      const base = baseKey(key);
+      const zip = fiveDigitValue(base);
+      if (zip >= 0) {
+        if (this.byZip[zip] === -1) this.byZip[zip] = index;
+        this.zipParts[zip]!++;
+      } else {
+        const known = this.byKey.get(base);
+        if (known) known.parts++;
+        else this.byKey.set(base, { first: index, parts: 1 });
+      }
     });
   }
 
+  /** The position of a key's chunk (its first part), or -1. */
   indexOf(key: string): number {
     const zip = fiveDigitValue(key);
-    return zip >= 0 ? this.byZip[zip]! : (this.byKey.get(key) ?? -1);
+    return zip >= 0 ? this.byZip[zip]! : (this.byKey.get(key)?.first ?? -1);
+  }
+
+  /** How many chunks a key has: 1, its parts, or 0 when it has none. */
+  partsOf(key: string): number {
+    const zip = fiveDigitValue(key);
+    return zip >= 0 ? this.zipParts[zip]! : (this.byKey.get(key)?.parts ?? 0);
   }
 }

@@ -5,6 +5,7 @@ import type { BlobStore } from "./blob-store.js";
 import { ByteWriter } from "../format/byte-writer.js";
 import { ChunkColumns } from "../format/chunk-columns.js";
 import { encodeColumns } from "../format/chunk-format.js";
+import { chunkParts, PART_ROWS } from "../format/chunk-parts.js";
 import { IdCollector, IdRecords, recordChunk, shardCountFor } from "../format/id-directory.js";
 import type { IdCollectorOptions } from "../format/id-directory.js";
 import type {
@@ -93,18 +94,22 @@ export class BuildWriter {
     sealWorkers?: number,
     /** Memory for the ID directory before it spills to temporary files. */
     idOptions?: IdCollectorOptions,
+    /** The most rows of a chunk before a ZIP is split into parts (chunk-parts.ts). */
+    private readonly partRows = PART_ROWS,
   ) {
     this.ids = new IdCollector(idOptions);
     this.seals = new SealPool(sealWorkers);
     this.buildId = `b_${encodeUlid(new UlidGenerator(() => now).next())}`;
   }
 
-  /** Adds the chunk of one ZIP (or county). Chunks come in key order. */
+  /** Adds the chunks of one ZIP (or county): one, or its parts when it is large. Keys come in order. */
   async addChunk(key: string, entries: readonly StoredEntry[]): Promise<void> {
-    this.checkOrder(key);
-    const chunk = encodeChunk(key, entries, this.columns, this.chunkBytes);
-    const ref = this.addEncoded(chunk);
-    await this.write(ref, "chunk", chunk.payload);
+    for (const part of chunkParts(key, entries, this.partRows)) {
+      this.checkOrder(part.key);
+      const chunk = encodeChunk(part.key, part.entries, this.columns, this.chunkBytes);
+      const ref = this.addEncoded(chunk);
+      await this.write(ref, "chunk", chunk.payload);
+    }
   }
 
   /**
@@ -283,7 +288,7 @@ export interface EncodedChunk {
 }
 
 /**
- * Encodes the chunk of one ZIP (or county), reusing `columns` and `out` from chunk to chunk: what a
+ * Encodes one chunk (a ZIP, a county, or a part of one: chunk-parts.ts), reusing `columns` and `out` from chunk to chunk: what a
  * build writer does with each chunk, and what another thread of a build can do beside it.
  */
 export function encodeChunk(
