@@ -1,4 +1,6 @@
-import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { setImmediate } from "node:timers/promises";
 import { dirname, join, relative } from "node:path";
 
 /**
@@ -25,9 +27,20 @@ export class LocalBlobStore implements BlobStore {
     return `file://${this.root}`;
   }
 
+  /**
+   * Read on the calling thread. An index file is at most a few hundred kilobytes, read in well
+   * under a millisecond from a local disk (less than inflating it, which is synchronous too),
+   * while each trip through libuv's thread pool (`readFile` makes four: open, stat, read, close)
+   * has a tail of tens of milliseconds on a VM, measured (docs/performance.md "Cold"). So a
+   * network file system's stalls would stop the event loop: serve such an index from object
+   * storage instead (docs/parcel-index.md). The answer comes in a later turn of the event loop,
+   * as from any store, so a loop of lookups that miss the cache still lets timers and I/O run.
+   */
   async get(key: string): Promise<Buffer | undefined> {
     try {
-      return await readFile(join(this.root, key));
+      const data = readFileSync(join(this.root, key));
+      await setImmediate();
+      return data;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
