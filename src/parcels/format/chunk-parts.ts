@@ -5,7 +5,8 @@ import { PART_DIGITS, partKey } from "./manifest.js";
 /**
  * The most rows a chunk holds, unless one street alone has more. A lookup reads and inflates a
  * whole chunk the first time it asks it: a ZIP of 60,000 parcels in one chunk is 4 MB to inflate,
- * tens of milliseconds before the first answer (docs/performance.md "Cold lookups").
+ * tens of milliseconds before the first answer (docs/performance.md "Where a lookup's time
+ * goes").
  */
 export const PART_ROWS = 8_192;
 
