@@ -68,7 +68,12 @@ test("SIGTERM under load: every request in flight is answered, no connection is 
   const stopped = service.stop();
   await Promise.all(clients);
   await stopped;
-  assert.equal(service.child.exitCode, 0, service.stderr());
+  const { exitCode, signalCode } = service.child;
+  assert.deepEqual(
+    { exitCode, signalCode },
+    { exitCode: 0, signalCode: null },
+    `stderr: ${service.stderr()}`,
+  );
   assert.ok(answeredBefore > 0, "no load before the signal");
   for (const status of seen.statuses.keys()) assert.ok(status === 200 || status === 503, `status ${status}`);
   assert.deepEqual([...seen.failures], [], "no request failed and no connection was reset");

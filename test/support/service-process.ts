@@ -41,7 +41,8 @@ export async function startService(env: Record<string, string>): Promise<Service
   });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // "close", not "exit": by then stderr is read to its end, so a failure can show all of it.
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000; // a first PGlite start on a busy CI machine takes seconds
   for (;;) {
