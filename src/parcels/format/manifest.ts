@@ -112,8 +112,8 @@ export const PART_DIGITS = 4;
 
 /** A chunk key's ZIP (or `c` + FIPS) and part number. */
 export function splitPartKey(key: string): { base: string; part: number } {
-  const dash = key.indexOf("-");
-  return dash < 0 ? { base: key, part: 0 } : { base: key.slice(0, dash), part: Number(key.slice(dash + 1)) };
+  const base = baseKey(key);
+  return { base, part: base === key ? 0 : Number(key.slice(base.length + 1)) };
 }
 
 /** The ZIP (or `c` + FIPS) of a chunk key, without its part. */

@@ -288,8 +288,9 @@ export interface EncodedChunk {
 }
 
 /**
- * Encodes one chunk (a ZIP, a county, or a part of one: chunk-parts.ts), reusing `columns` and `out` from chunk to chunk: what a
- * build writer does with each chunk, and what another thread of a build can do beside it.
+ * Encodes one chunk (a ZIP, a county, or a part of one: chunk-parts.ts), reusing `columns` and
+ * `out` from chunk to chunk: what a build writer does with each chunk, and what another thread of
+ * a build can do beside it.
  */
 export function encodeChunk(
   key: string,
