@@ -1,7 +1,6 @@
 import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { pino } from "pino";
 import type { FastifyInstance } from "fastify";
 import { buildServices } from "./app/composition.js";
 import { loadConfig } from "./config.js";
@@ -11,6 +10,7 @@ import { Drain } from "./http/graceful-close.js";
 import { buildApp } from "./http/app.js";
 import { openHostedAccounts } from "./app/account-services.js";
 import { runPrimary } from "./cluster/cluster.js";
+import { serviceLogger } from "./runtime/turn-log.js";
 
 /**
  * Runs the service as configured: one process, or with WORKERS > 1 a primary that forks the
@@ -22,7 +22,7 @@ export async function start(config: Config = loadConfig()): Promise<void> {
     await serve(config);
     return;
   }
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = serviceLogger(config.LOG_LEVEL);
   log.info({ workers }, "starting workers");
   const openHost = async () => {
     const host = await openHostedAccounts(config, log);
@@ -41,7 +41,7 @@ export async function start(config: Config = loadConfig()): Promise<void> {
 
 /** Starts the service on its configuration and stops it cleanly on SIGINT or SIGTERM. */
 export async function serve(config: Config = loadConfig()): Promise<FastifyInstance> {
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = serviceLogger(config.LOG_LEVEL);
   const services = await buildServices(config, log);
   const https =
     config.TLS_CERT !== undefined && config.TLS_KEY !== undefined

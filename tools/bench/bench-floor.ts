@@ -13,7 +13,9 @@
  *   service  the whole service, as `npm run bench:http` starts it.
  * Prints each one's req/s, p99 and share of the bare server's rate (medians over the rounds of
  * each round's ratio), and the billing servers' against floor in the same round: the share of
- * the rate that writing, syncing or billing each answer's row alone leaves.
+ * the rate that writing, syncing or billing each answer's row alone leaves; and each server's CPU
+ * per request with bench:http's ratio (over the paired bare round's CPU per request plus the
+ * work's in-process cost): how much of the 1.5× bound each rung of the ladder spends.
  *
  *   npm run bench:floor -- [--seconds 5] [--warmup 5] [--rounds 3] [--connections 50]
  *                          [--parcels 1000000] [--zips 1000] [--only parse,lookup] [--bare-warmup 3]
@@ -34,6 +36,7 @@ import {
   writeResults,
 } from "./http-rounds.js";
 import type { Figures } from "./http-rounds.js";
+import { inProcessCosts } from "./in-process-cost.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
 import { buildScenarios } from "./scenarios.js";
@@ -52,6 +55,13 @@ interface Row {
   ofBare: number;
   /** Ledger servers: median over the rounds of their req/s over floor's in the same round. */
   ofFloor?: number;
+  /** The median round's server CPU per request, µs (Linux). */
+  cpuMicros?: number;
+  /**
+   * Median over the rounds of the server's CPU per request over (the paired bare round's + the
+   * in-process cost of the work): bench:http's headline, here for each server of the ladder.
+   */
+  cpuRatio?: number;
   errors: number;
   non2xx: number;
   rounds: Figures[];
@@ -119,6 +129,7 @@ async function main(): Promise<void> {
           const figures = await drive(servers.get(name)!, scenario, seconds, connections);
           figures.bareRequestsPerSecond = baseline.requestsPerSecond;
           figures.ratioToBare = figures.requestsPerSecond / baseline.requestsPerSecond;
+          if (baseline.cpu !== undefined) figures.bareCpuMicros = baseline.cpu.server;
           measured.get(name)!.push(figures);
         }
         process.stderr.write(
@@ -136,6 +147,18 @@ async function main(): Promise<void> {
         const ofFloor = row.rounds.map((round, i) => round.requestsPerSecond / floor[i]!.requestsPerSecond);
         row.ofFloor = ofFloor.sort((a, b) => a - b)[Math.floor((ofFloor.length - 1) / 2)];
       }
+    }
+    // After the load, with the servers idle: the work in this process, for the CPU ratios.
+    const costs = await inProcessCosts({ ...process.env, ...envOf("floor") }, scenarios);
+    for (const row of rows) {
+      const inProcess = costs.get(row.request);
+      if (inProcess === undefined || row.server === "bare") continue;
+      const ratios = row.rounds.flatMap((round) =>
+        round.cpu === undefined || round.bareCpuMicros === undefined
+          ? []
+          : [round.cpu.server / (round.bareCpuMicros + inProcess)],
+      );
+      if (ratios.length > 0) row.cpuRatio = ratios.sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)];
     }
     process.stdout.write(`${table(rows)}\n`);
     writeResults("floor", { seconds, rounds, connections, rows });
@@ -166,6 +189,7 @@ function summary(
     requestsPerSecond: median.requestsPerSecond,
     p99Ms: median.p99Ms,
     ofBare: ratio(median),
+    ...(median.cpu ? { cpuMicros: median.cpu.server } : {}),
     errors: rounds.reduce((sum, row) => sum + row.errors, 0),
     non2xx: rounds.reduce((sum, row) => sum + row.non2xx, 0),
     rounds,
@@ -173,7 +197,17 @@ function summary(
 }
 
 function table(rows: Row[]): string {
-  const header = ["request", "server", "req/s", "p99 ms", "of bare", "of floor", "non-2xx"];
+  const header = [
+    "request",
+    "server",
+    "req/s",
+    "p99 ms",
+    "of bare",
+    "of floor",
+    "CPU µs/req",
+    "CPU ratio (≤1.5×)",
+    "non-2xx",
+  ];
   const lines = rows.map((row) => [
     row.request,
     row.server,
@@ -181,6 +215,8 @@ function table(rows: Row[]): string {
     row.p99Ms.toFixed(2),
     `${(row.ofBare * 100).toFixed(1)}%`,
     row.ofFloor === undefined ? "" : `${(row.ofFloor * 100).toFixed(1)}%`,
+    row.cpuMicros === undefined ? "" : row.cpuMicros.toFixed(1),
+    row.cpuRatio === undefined ? "" : `${row.cpuRatio.toFixed(2)}×`,
     String(row.non2xx),
   ]);
   return alignedTable(header, lines);
