@@ -8,13 +8,13 @@ interface LineSink {
 
 /**
  * A log destination that writes the lines of one turn of the event loop together, in one write
- * at the end of the turn. The access log gives every answered request a line; written one at a
- * time, each line is a system call, and into a pipe a wake-up of its reader: under the parse load
- * of `npm run bench` that cost the service a quarter of its CPU per request. A turn's lines leave
- * within the same turn (nothing waits for a buffer to fill, so a quiet service's lines appear as
- * at once as before), and whatever is pending when the process exits, by `process.exit`, an
- * uncaught error or a signal it handles, is written on its way out; only a SIGKILL loses the
- * lines of the turn it interrupts.
+ * at the end of the turn. The access log gives every answered request a line; one write per
+ * line is a system call per request, and into a pipe a wake-up of its reader: under the parse
+ * load of `npm run bench` a quarter of the service's CPU per request. A turn's lines leave
+ * within the same turn, so nothing waits for a buffer to fill and a quiet service's lines
+ * appear at once. Whatever is pending when the process exits, by `process.exit`, an uncaught
+ * error or a signal it handles, is written on its way out; only a SIGKILL loses the lines of the
+ * turn it interrupts.
  */
 export class TurnLog {
   private pending: string[] = [];
