@@ -8,17 +8,17 @@ interface LineSink {
 
 /**
  * A log destination that writes the lines of one turn of the event loop together, in one write
- * at the end of the turn. The access log gives every answered request a line; one write per
- * line is a system call per request, and into a pipe a wake-up of its reader: under the parse
- * load of `npm run bench` a quarter of the service's CPU per request. A turn's lines leave
- * within the same turn, so nothing waits for a buffer to fill and a quiet service's lines
- * appear at once. Whatever is pending when the process exits, by `process.exit`, an uncaught
- * error or a signal it handles, is written on its way out; only a SIGKILL loses the lines of the
- * turn it interrupts.
+ * at the end of the turn: an immediate of its own, not turn-end.ts's, whose callbacks release
+ * answers and start usage writes that should not wait behind the log's write. The access log
+ * gives every answered request a line; one write per line is a system call per request, and
+ * into a pipe a wake-up of its reader: under the parse load of `npm run bench` a quarter of the
+ * service's CPU per request. A turn's lines leave within the same turn, so nothing waits for a
+ * buffer to fill and a quiet service's lines appear at once. Whatever is pending when the
+ * process exits, by `process.exit`, an uncaught error or a signal it handles, is written on its
+ * way out; only a SIGKILL loses the lines of the turn it interrupts.
  */
 export class TurnLog {
   private pending: string[] = [];
-  private scheduled = false;
   private readonly flushOnExit = (): void => this.flush();
 
   constructor(private readonly sink: LineSink) {
@@ -26,17 +26,12 @@ export class TurnLog {
   }
 
   write(line: string): boolean {
-    this.pending.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.pending.push(line) === 1) setImmediate(() => this.flush());
     return true;
   }
 
   /** Writes the pending lines now (synchronously); `pino`'s `logger.flush()` calls it too. */
   flush(callback?: (error?: Error) => void): void {
-    this.scheduled = false;
     const lines = this.pending;
     if (lines.length > 0) {
       this.pending = [];

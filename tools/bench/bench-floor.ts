@@ -31,6 +31,7 @@ import {
   BENCH_KEY,
   drive,
   medianBy,
+  medianCpuRatio,
   startBenchService,
   syntheticIndex,
   writeResults,
@@ -151,14 +152,9 @@ async function main(): Promise<void> {
     // After the load, with the servers idle: the work in this process, for the CPU ratios.
     const costs = await inProcessCosts({ ...process.env, ...envOf("floor") }, scenarios);
     for (const row of rows) {
-      const inProcess = costs.get(row.request);
-      if (inProcess === undefined || row.server === "bare") continue;
-      const ratios = row.rounds.flatMap((round) =>
-        round.cpu === undefined || round.bareCpuMicros === undefined
-          ? []
-          : [round.cpu.server / (round.bareCpuMicros + inProcess)],
-      );
-      if (ratios.length > 0) row.cpuRatio = ratios.sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)];
+      if (row.server === "bare") continue;
+      const cpuRatio = medianCpuRatio(row.rounds, costs.get(row.request));
+      if (cpuRatio !== undefined) row.cpuRatio = cpuRatio;
     }
     process.stdout.write(`${table(rows)}\n`);
     writeResults("floor", { seconds, rounds, connections, rows });

@@ -39,6 +39,7 @@ import {
   BENCH_KEY,
   drive,
   medianBy,
+  medianCpuRatio,
   startBenchService,
   syntheticIndex,
   writeResults,
@@ -168,14 +169,10 @@ async function main(): Promise<void> {
     for (const row of rows) {
       const inProcess = costs.get(row.name);
       row.inProcessMicros = inProcess;
-      const ratios = (row.rounds ?? []).flatMap((round) =>
-        inProcess === undefined || round.cpu === undefined || round.bareCpuMicros === undefined
-          ? []
-          : [round.cpu.server / (round.bareCpuMicros + inProcess)],
-      );
       // The row's own CPU figures are its median round's (by ratio to bare); the ratio is the
       // median of every round's.
-      if (ratios.length > 0) row.cpuRatio = ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
+      const cpuRatio = medianCpuRatio(row.rounds ?? [], inProcess);
+      if (cpuRatio !== undefined) row.cpuRatio = cpuRatio;
     }
     rows.unshift({
       ...medianBy(bareRounds, (row) => row.requestsPerSecond),

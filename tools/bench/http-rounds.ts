@@ -77,6 +77,23 @@ export async function drive(
   };
 }
 
+/**
+ * bench:http's headline over a request type's rounds: the median of each round's server CPU per
+ * request over (its paired bare round's + the in-process cost of the work); undefined where the
+ * CPU figures are missing (not Linux).
+ */
+export function medianCpuRatio(
+  rounds: readonly Figures[],
+  inProcess: number | undefined,
+): number | undefined {
+  const ratios = rounds.flatMap((round) =>
+    inProcess === undefined || round.cpu === undefined || round.bareCpuMicros === undefined
+      ? []
+      : [round.cpu.server / (round.bareCpuMicros + inProcess)],
+  );
+  return ratios.length === 0 ? undefined : ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
+}
+
 /** The round whose `key` is the median (the lower of the two middle ones for an even count). */
 export function medianBy(rounds: Figures[], key: (row: Figures) => number): Figures {
   const sorted = [...rounds].sort((a, b) => key(a) - key(b));

@@ -33,8 +33,9 @@ export class LocalBlobStore implements BlobStore {
    * while each trip through libuv's thread pool (`readFile` makes four: open, stat, read, close)
    * has a tail of tens of milliseconds on a VM, measured (docs/performance.md "Where a lookup's
    * time goes"). So a network file system's stalls would stop the event loop: serve such an
-   * index from object storage instead (docs/parcel-index.md). The answer comes in a later turn of the event loop,
-   * as from any store, so a loop of lookups that miss the cache still lets timers and I/O run.
+   * index from object storage instead (docs/parcel-index.md). The answer comes in a later turn
+   * of the event loop, as from any store, so a loop of lookups that miss the cache still lets
+   * timers and I/O run.
    */
   async get(key: string): Promise<Buffer | undefined> {
     try {
