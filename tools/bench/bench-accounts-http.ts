@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { projectPath } from "../../src/paths.js";
-import { flag, scratchDatabase, startCpuMeter } from "./bench-support.js";
+import { flag, median, scratchDatabase, startCpuMeter } from "./bench-support.js";
 import type { CpuSpent } from "./bench-support.js";
 
 /**
@@ -105,8 +105,6 @@ function describe(round: Round): string {
   const stolen = spent ? `, ${(spent.stolen * 100).toFixed(1)}% of the machine's CPU stolen` : "";
   return `${round.rps.toFixed(0)} req/s (p99 ${round.p99} ms, non-2xx ${round.non2xx}${cpu}${stolen})`;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Stops a server and resolves once it has exited (its accounts written away). */
 function stop(child: ChildProcess): Promise<void> {

@@ -6,7 +6,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { startService } from "../../test/support/service-process.js";
 import type { ServiceProcess } from "../../test/support/service-process.js";
-import { flag, scratchDatabase } from "./bench-support.js";
+import { flag, median, scratchDatabase } from "./bench-support.js";
 
 /**
  * What a flood of unrecognized keys costs everyone else: two replicas share PostgreSQL (a scratch
@@ -127,8 +127,6 @@ async function phase(
     ...(flooded ? { flood: flooded } : {}),
   };
 }
-
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   const baseUrl = flag("url", "postgres://postgres@127.0.0.1:5432/test");

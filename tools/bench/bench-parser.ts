@@ -19,6 +19,7 @@ import { RuleParser } from "../../src/parse/rule-parser.js";
 import { tokenize } from "../../src/parse/tokenize.js";
 import { projectPath } from "../../src/paths.js";
 import { generateLines, worstCaseLines } from "../parser/address-lines.js";
+import { median } from "./bench-support.js";
 
 /** One parser under measurement: a name and a function of one line. */
 interface Contender {
@@ -43,11 +44,6 @@ function perCpuSecond(contender: Contender, lines: readonly string[], seconds: n
   } while (process.hrtime.bigint() < deadline);
   const cpu = process.cpuUsage(cpuStart);
   return parses / ((cpu.user + cpu.system) / 1e6);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**

@@ -21,6 +21,11 @@ export async function scratchDatabase(baseUrl: string): Promise<{ url: string; d
   };
 }
 
+/** The middle value (the upper of the two middle ones for an even count); `values` is not reordered. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
 export function flag(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);

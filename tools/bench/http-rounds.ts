@@ -11,7 +11,7 @@ import { encodeUlid } from "../../src/parcels/format/binary-ulid.js";
 import { LocalBlobStore } from "../../src/parcels/store/blob-store.js";
 import { projectPath } from "../../src/paths.js";
 import { buildSyntheticIndex } from "../parcels/synthetic-index.js";
-import { startCpuMeter } from "./bench-support.js";
+import { median, startCpuMeter } from "./bench-support.js";
 import type { CpuSpent } from "./bench-support.js";
 import { startServer } from "./processes.js";
 import type { ServerProcess } from "./processes.js";
@@ -91,7 +91,7 @@ export function medianCpuRatio(
       ? []
       : [round.cpu.server / (round.bareCpuMicros + inProcess)],
   );
-  return ratios.length === 0 ? undefined : ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
+  return ratios.length === 0 ? undefined : median(ratios);
 }
 
 /** The round whose `key` is the median (the lower of the two middle ones for an even count). */
